@@ -1,0 +1,68 @@
+"""A small counter-based random generator for the kernels.
+
+SplitMix64: a 64-bit state advanced by a constant and mixed by a bijection.
+Every game (or sampled hand) gets its own state derived from
+``(run seed, index)``, so any single one can be regenerated without the
+others, whatever the batch size or the number of workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX_2 = np.uint64(0x94D049BB133111EB)
+N_CARDS = 52
+
+
+@njit(cache=True, inline="always")
+def mix64_nb(z):
+    z = (z ^ (z >> uint64(30))) * MIX_1
+    z = (z ^ (z >> uint64(27))) * MIX_2
+    return z ^ (z >> uint64(31))
+
+
+@njit(cache=True, inline="always")
+def stream_state_nb(seed, index):
+    """Starting state of stream ``index`` of ``seed`` (both non-negative ints)."""
+    return mix64_nb(uint64(seed) ^ mix64_nb(uint64(index) * GOLDEN + GOLDEN))
+
+
+@njit(cache=True, inline="always")
+def next_state_nb(state):
+    return state + GOLDEN
+
+
+@njit(cache=True, inline="always")
+def below_nb(state, n):
+    """A draw in ``0..n-1`` from ``state`` (n < 2**32; bias below n / 2**32)."""
+    return np.int64(((mix64_nb(state) >> uint64(32)) * uint64(n)) >> uint64(32))
+
+
+@njit(cache=True)
+def shuffle_deck_nb(state, deck):
+    """Fisher-Yates shuffle of ``deck`` in place; returns the advanced state."""
+    for i in range(deck.shape[0] - 1, 0, -1):
+        state = next_state_nb(state)
+        j = below_nb(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return state
+
+
+@njit(cache=True)
+def random_hands_nb(seed, hand_size, out):
+    """Fill ``out`` with uniform random hands of ``hand_size`` cards; hand i from stream i."""
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    for i in range(out.shape[0]):
+        state = stream_state_nb(seed, i)
+        for c in range(N_CARDS):
+            deck[c] = c
+        mask = np.int64(0)
+        for k in range(hand_size):  # partial Fisher-Yates: only the cards dealt
+            state = next_state_nb(state)
+            j = k + below_nb(state, N_CARDS - k)
+            deck[k], deck[j] = deck[j], deck[k]
+            mask |= np.int64(1) << deck[k]
+        out[i] = mask

@@ -1,0 +1,235 @@
+"""The rules of one Oklahoma Gin game: every default, variant and preset of RULES.md.
+
+``Rules()`` is the default (the ``seeds`` preset). Every field is a named
+variant with a one-line reason; ``Rules.preset(name)`` gives the presets;
+``to_dict``/``from_dict`` and ``to_toml``/``from_toml`` round-trip; and
+``to_array`` packs the rules for the kernels (``oklasim._kernels.layout``).
+
+>>> Rules().knock_limit("6h"), Rules().knock_limit("Kd"), Rules().knock_limit("As")
+(6, 10, 0)
+>>> Rules.preset("pagat").target_score
+150
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._kernels import layout as L
+from .cards import card_value, parse_card, suit_of
+
+SPADES = 0
+
+# Enumerated fields: accepted names -> kernel codes.
+CHOICES: dict[str, dict[str, int]] = {
+    "ace_upcard": {"gin_only": L.ACE_GIN_ONLY, "one": L.ACE_ONE},
+    "tie_rule": {"undercut": L.TIE_UNDERCUT, "no_score": L.TIE_NO_SCORE, "knocker_zero": L.TIE_KNOCKER_ZERO},
+    "wall_rule": {"void": L.WALL_VOID, "fiftieth_card": L.WALL_FIFTIETH_CARD},
+    "dealer_rule": {"winner": L.DEALER_WINNER, "alternate": L.DEALER_ALTERNATE, "loser": L.DEALER_LOSER},
+    "shutout_rule": {
+        "none": L.SHUTOUT_NONE,
+        "double_bonus": L.SHUTOUT_DOUBLE_BONUS,
+        "double_total": L.SHUTOUT_DOUBLE_TOTAL,
+    },
+}
+
+STANDARD_HAND_SIZE = {2: 10, 3: 7, 4: 7}
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """All rule choices of a game. Defaults are the ``seeds`` preset (RULES.md §9)."""
+
+    players: int = field(default=2, metadata=_doc("2 to 4 players (3-4: seed 000's variant, RULES.md §8)"))
+    hand_size: int | None = field(
+        default=None, metadata=_doc("cards dealt to each player; None = 10 for 2 players, 7 for 3-4")
+    )
+    oklahoma: bool = field(default=True, metadata=_doc("the first upcard sets the knock limit; False = plain gin"))
+    fixed_knock_limit: int = field(default=10, metadata=_doc("knock limit of plain gin (oklahoma=False)"))
+    ace_upcard: str = field(default="gin_only", metadata=_doc("ace upcard: 'gin_only' (seed 000) or 'one'"))
+    spade_double: bool = field(default=False, metadata=_doc("a spade upcard doubles the hand's score"))
+    gin_bonus: int = field(default=25, metadata=_doc("bonus for going gin (both seeds: 25)"))
+    big_gin: bool = field(default=False, metadata=_doc("allow big gin: all 11 cards melded, no discard"))
+    big_gin_bonus: int = field(default=31, metadata=_doc("bonus for big gin"))
+    undercut_bonus: int = field(default=10, metadata=_doc("bonus for an undercut (seed 001: 10)"))
+    tie_rule: str = field(
+        default="undercut",
+        metadata=_doc(
+            "equal deadwood: 'undercut' (both seeds), 'no_score' (OpenSpiel: nobody wins) "
+            "or 'knocker_zero' (knocker wins the hand with 0 points)"
+        ),
+    )
+    discard_taken_card: bool = field(
+        default=False, metadata=_doc("may the card just taken from the pile be discarded at once (OpenSpiel: yes)")
+    )
+    wall_rule: str = field(
+        default="void", metadata=_doc("2 cards left in the stock: 'void' hand or 'fiftieth_card' rule")
+    )
+    dealer_rule: str = field(
+        default="winner", metadata=_doc("who deals after a scored hand: 'winner' (seed 001), 'alternate', 'loser'")
+    )
+    target_score: int = field(default=100, metadata=_doc("cumulative score that ends the game"))
+    box_bonus: int = field(default=0, metadata=_doc("bonus per hand won, added at game end"))
+    game_bonus: int = field(default=0, metadata=_doc("bonus for winning the game"))
+    shutout_rule: str = field(
+        default="none",
+        metadata=_doc("loser scored nothing: 'none', 'double_bonus' (game bonus x2), 'double_total'"),
+    )
+    single_hand: bool = field(default=False, metadata=_doc("play one hand only (OpenSpiel's game)"))
+    max_draws: int = field(
+        default=200, metadata=_doc("simulation guard: a hand with more draws is void, outcome 'guard'")
+    )
+
+    def __post_init__(self) -> None:
+        if self.hand_size is None and self.players in STANDARD_HAND_SIZE:
+            object.__setattr__(self, "hand_size", STANDARD_HAND_SIZE[self.players])
+        self._validate()
+
+    # -- validation -----------------------------------------------------------------
+    def _validate(self) -> None:
+        if self.players not in STANDARD_HAND_SIZE or isinstance(self.players, bool):
+            raise ValueError(f"rules: players={self.players!r}; Oklahoma Gin is played by 2, 3 or 4")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            wanted = bool if f.type == "bool" else int
+            if f.name in CHOICES:
+                if value not in CHOICES[f.name]:
+                    options = ", ".join(repr(o) for o in CHOICES[f.name])
+                    raise ValueError(f"rules: {f.name}={value!r} is not one of {options}")
+            elif not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
+                raise ValueError(f"rules: {f.name} must be {wanted.__name__}, got {value!r}")
+        if self.hand_size != STANDARD_HAND_SIZE[self.players]:
+            raise ValueError(
+                f"rules: hand_size={self.hand_size} with {self.players} players; the rules deal "
+                f"{STANDARD_HAND_SIZE[self.players]} cards each (leave hand_size unset)"
+            )
+        if not 0 <= self.fixed_knock_limit <= 10:
+            raise ValueError(f"rules: fixed_knock_limit={self.fixed_knock_limit}; use 0 (gin only) to 10")
+        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"rules: {name}={getattr(self, name)} must not be negative")
+        if self.target_score < 1:
+            raise ValueError(f"rules: target_score={self.target_score} must be at least 1")
+        if self.max_draws < 2 * self.players:
+            raise ValueError(f"rules: max_draws={self.max_draws} is too small for a hand to be played")
+        if self.single_hand and (self.box_bonus or self.game_bonus or self.shutout_rule != "none"):
+            raise ValueError("rules: box, game and shutout bonuses need a game; they contradict single_hand=true")
+        if self.shutout_rule == "double_bonus" and not self.game_bonus:
+            raise ValueError("rules: shutout_rule='double_bonus' doubles the game bonus, but game_bonus is 0")
+
+    # -- presets and conversions ----------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        if name not in PRESETS:
+            raise ValueError(f"unknown rules preset {name!r}; choose from {', '.join(PRESETS)}")
+        return cls(**PRESETS[name])
+
+    def replace(self, **changes: Any) -> Rules:
+        unknown = set(changes) - set(field_names())
+        if unknown:
+            raise ValueError(f"unknown rules field(s) {', '.join(sorted(unknown))}; known: {', '.join(field_names())}")
+        if "players" in changes and "hand_size" not in changes:
+            changes["hand_size"] = None  # re-derive for the new player count
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a dict; an optional ``preset`` key names the base the other keys change."""
+        data = dict(data)
+        base = cls.preset(data.pop("preset")) if "preset" in data else cls()
+        return base.replace(**data)
+
+    def to_toml(self) -> str:
+        lines = []
+        for key, value in self.to_dict().items():
+            text = "true" if value is True else "false" if value is False else repr(value).replace("'", '"')
+            lines.append(f"{key} = {text}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_toml(cls, text: str) -> Rules:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"rules TOML is not valid: {exc}") from None
+        return cls.from_dict(data.get("rules", data))
+
+    @classmethod
+    def load(cls, spec: str) -> Rules:
+        """A preset name or the path of a TOML file (optionally with a ``[rules]`` table)."""
+        if spec in PRESETS:
+            return cls.preset(spec)
+        path = Path(spec)
+        if not path.is_file():
+            raise ValueError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a TOML file")
+        return cls.from_toml(path.read_text())
+
+    def to_array(self) -> np.ndarray:
+        packed = np.zeros(L.N_RULE_FIELDS, dtype=np.int64)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            packed[getattr(L, "R_" + f.name.upper())] = CHOICES[f.name][value] if f.name in CHOICES else int(value)
+        return packed
+
+    # -- derived quantities -----------------------------------------------------------------
+    def knock_limit(self, upcard: int | str) -> int:
+        """Highest deadwood allowed to knock in a hand with this first upcard (0 = gin only)."""
+        card = parse_card(upcard) if isinstance(upcard, str) else upcard
+        if not self.oklahoma:
+            return self.fixed_knock_limit
+        value = card_value(card)
+        if value == 1 and self.ace_upcard == "gin_only":
+            return 0
+        return value
+
+    def score_multiplier(self, upcard: int | str) -> int:
+        card = parse_card(upcard) if isinstance(upcard, str) else upcard
+        return 2 if self.spade_double and suit_of(card) == SPADES else 1
+
+
+def field_names() -> list[str]:
+    return [f.name for f in dataclasses.fields(Rules)]
+
+
+def field_docs() -> dict[str, str]:
+    return {f.name: f.metadata["doc"] for f in dataclasses.fields(Rules)}
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seeds": {},
+    "north_american": {
+        "undercut_bonus": 25,
+        "box_bonus": 25,
+        "game_bonus": 100,
+        "shutout_rule": "double_bonus",
+    },
+    "pagat": {
+        "gin_bonus": 20,
+        "undercut_bonus": 10,
+        "box_bonus": 20,
+        "game_bonus": 100,
+        "shutout_rule": "double_bonus",
+        "spade_double": True,
+        "target_score": 150,
+    },
+    "openspiel": {
+        "single_hand": True,
+        "undercut_bonus": 25,
+        "tie_rule": "no_score",
+        "wall_rule": "fiftieth_card",
+        "discard_taken_card": True,
+    },
+}
