@@ -37,6 +37,7 @@ __all__ = [
     "best_discards",
     "layable",
     "layoff_deadwood",
+    "settle",
 ]
 
 N_CARDS = 52
@@ -367,3 +368,24 @@ def layoff_deadwood(knocker_melds: Sequence[int], defender: int) -> tuple[int, i
             best_key = key
     assert best_key is not None  # the empty arrangement always exists
     return best_key[0], best_key[2]
+
+
+def settle(knocker_deadwood: int, defender_deadwood: int, gin: bool, big_gin: bool, rules) -> tuple[str, int, int]:
+    """Score one knocker against one defender by RULES.md §6, before any spade doubling.
+
+    ``defender_deadwood`` is after layoffs (there are none on gin); ``rules``
+    is anything with the ``Rules`` attributes. Returns ``(outcome, knocker's
+    points, defender's points)`` with outcome ``gin``, ``big_gin``, ``knock``,
+    ``undercut`` or ``tie`` (a tie scoring nothing).
+    """
+    if big_gin:
+        return "big_gin", rules.big_gin_bonus + defender_deadwood, 0
+    if gin:
+        return "gin", rules.gin_bonus + defender_deadwood, 0
+    if knocker_deadwood < defender_deadwood:
+        return "knock", defender_deadwood - knocker_deadwood, 0
+    if knocker_deadwood == defender_deadwood and rules.tie_rule == "no_score":
+        return "tie", 0, 0
+    if knocker_deadwood == defender_deadwood and rules.tie_rule == "knocker_zero":
+        return "knock", 0, 0
+    return "undercut", 0, knocker_deadwood - defender_deadwood + rules.undercut_bonus

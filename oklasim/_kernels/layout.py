@@ -43,3 +43,123 @@ DEALER_LOSER = 2
 SHUTOUT_NONE = 0
 SHUTOUT_DOUBLE_BONUS = 1
 SHUTOUT_DOUBLE_TOTAL = 2
+
+# -- Decisions a strategy is asked for (the ``kind`` argument of ``decide``) ------------
+D_TAKE_UPCARD = 0  # first turn: 1 = take the upcard, 0 = pass
+D_DRAW = 1  # 1 = take the top of the discard pile, 0 = draw from the stock
+D_KNOCK = 2  # a card of V_KNOCK_DISCARDS to knock with, BIG_GIN (if V_BIG_GIN), or -1 to play on
+D_DISCARD = 3  # the card to discard (held, not V_FORBIDDEN)
+D_ARRANGE = 4  # index of the knocker's arrangement among V_N_ARRANGEMENTS
+N_DECISIONS = 5
+BIG_GIN = 52  # the D_KNOCK answer "lay all 11 cards, no discard"
+NO_CARD = -1
+
+# -- A player's view: everything that seat may know, one int64 row per seat ------------
+V_SEAT = 0
+V_PLAYERS = 1
+V_DEALER = 2
+V_HAND = 3  # own cards (mask); 11 cards between drawing and discarding
+V_HAND_NUMBER = 4  # hand of the game, from 0
+V_UPCARD = 5
+V_KNOCK_LIMIT = 6  # 0 = gin only
+V_MULTIPLIER = 7  # 2 when a spade upcard doubles the hand
+V_STOCK_LEFT = 8
+V_PILE_SIZE = 9
+V_DRAWS = 10  # draws by all players this hand (a taken upcard counts)
+V_MY_DRAWS = 11
+V_DRAWN = 12  # card drawn this turn, NO_CARD before the draw
+V_FORBIDDEN = 13  # card that may not be discarded now, or NO_CARD
+V_KNOCK_DISCARDS = 14  # mask of discards that leave a legal knock (at D_KNOCK)
+V_BIG_GIN = 15  # 1 when big gin is on offer (at D_KNOCK)
+V_LAST_CHANCE = 16  # 1 under the fiftieth-card rule: take the last discard only to knock
+V_N_ARRANGEMENTS = 17  # at D_ARRANGE
+V_RNG = 18  # the seat's own random stream state (see kit: rand_below_nb)
+V_PILE_MASK = 19  # cards in the discard pile
+V_SCORES = 20  # 4 slots: game score of each seat
+V_TAKEN = 24  # 4 slots: mask of cards each seat took from the pile (public)
+V_DISCARDED = 28  # 4 slots: mask of cards each seat discarded (public)
+V_PASSED = 32  # 4 slots: 1 if the seat passed the first upcard
+V_MEMORY = 36  # 8 slots the strategy may use freely; zeroed at each deal
+N_MEMORY = 8
+V_RULES = 44  # N_RULE_FIELDS slots: the packed rules
+V_PILE = V_RULES + N_RULE_FIELDS  # 52 slots: the discard pile, bottom first
+MAX_ARRANGEMENTS = 32
+V_ARRANGEMENTS = V_PILE + 52  # MAX_ARRANGEMENTS x 4 meld masks (at D_ARRANGE)
+V_SIZE = V_ARRANGEMENTS + 4 * MAX_ARRANGEMENTS
+MAX_SEATS = 4
+MAX_PARAMS = 16
+
+# -- The engine's board: rows 0..3 are the seats' views, row HIDDEN what no seat sees ----
+HIDDEN = MAX_SEATS
+BOARD_ROWS = MAX_SEATS + 1
+S_DEALER = 0
+S_TURN = 1  # seat to act
+S_PHASE = 2
+S_OFFERS = 3  # first-upcard offers made so far
+S_STOCK_POS = 4  # index in S_DECK of the top of the stock
+S_FIRST_TAKER = 5
+S_GAME = 6
+S_TRACING = 7  # 1 when events are written to the trace
+S_HANDS = 8  # MAX_SEATS slots: every hand
+S_DECK = 12  # 52 slots: the deck order of this hand
+S_RULES = S_DECK + 52  # N_RULE_FIELDS slots
+S_RECORD = S_RULES + N_RULE_FIELDS  # N_HAND_FIELDS slots: the hand record being filled
+S_ERROR = S_RECORD + 25  # 9 slots: E_* code, seat, kind, answer, hand, game, hand number, forbidden, knock mask
+
+PHASE_OFFER = 0  # the first upcard is being offered round the table
+PHASE_FORCED_STOCK = 1  # all passed: the seat left of the dealer must draw from the stock
+PHASE_DRAW = 2  # a normal turn
+PHASE_DONE = 3
+
+# -- Hand outcomes ----------------------------------------------------------------------
+OUT_KNOCK = 0
+OUT_GIN = 1
+OUT_BIG_GIN = 2
+OUT_UNDERCUT = 3
+OUT_VOID = 4
+OUT_GUARD = 5
+OUT_TIE = 6  # equal deadwood scored nothing (tie_rule no_score)
+OUTCOME_NAMES = ("knock", "gin", "big_gin", "undercut", "void", "guard", "tie")
+
+# -- Hand records: one int64 row per hand -----------------------------------------------
+H_GAME = 0
+H_HAND = 1
+H_DEALER = 2
+H_UPCARD = 3
+H_KNOCK_LIMIT = 4
+H_MULTIPLIER = 5
+H_OUTCOME = 6
+H_KNOCKER = 7
+H_KNOCKER_DEADWOOD = 8
+H_DEFENDER_DEADWOOD = 9  # 2 players: the defender after layoffs; more: the lowest opponent
+H_LAID_OFF = 10  # cards laid off, all opponents
+H_POINTS = 11  # points scored by the hand's winner
+H_WINNER = 12
+H_DRAWS = 13
+H_STOCK_LEFT = 14
+H_FIRST_TAKER = 15  # seat that took the first upcard, -1 if all passed
+H_PLAYERS = 16
+H_SEAT_POINTS = 17  # 4 slots: points each seat scored in the hand
+H_SEAT_DEADWOOD = 21  # 4 slots: each seat's deadwood at the end (after layoffs)
+N_HAND_FIELDS = 25
+
+# -- Game records -----------------------------------------------------------------------
+G_GAME = 0
+G_WINNER = 1
+G_HANDS = 2
+G_VOID_HANDS = 3
+G_FIRST_DEALER = 4
+G_GUARD = 5  # 1 if the game hit the hand-count guard
+G_SCORES = 6  # 4 slots: points from hands
+G_TOTALS = 10  # 4 slots: with box, game and shutout bonuses
+G_BOXES = 14  # 4 slots: hands won
+N_GAME_FIELDS = 18
+MAX_HANDS_PER_GAME = 1000
+
+assert S_ERROR + 9 <= V_SIZE and N_HAND_FIELDS == 25
+
+# -- Status codes of the engine ---------------------------------------------------------
+E_NONE = 0
+E_ILLEGAL = 1  # a strategy's answer was not legal (details in the S_ERROR slots)
+E_BUFFER = 2  # the output buffers are full (not an error: the caller resumes)
+ERROR_FIELDS = 9

@@ -1,0 +1,820 @@
+"""The hand and game state machine of Oklahoma Gin (RULES.md §2-§8).
+
+All state of a hand lives in one int64 ``board``: rows 0..3 are the seats'
+views (layout ``V_*``: everything that seat may know), row ``HIDDEN`` what
+no seat sees (``S_*``: the deck order, every hand, the rules, the record
+being filled). One array keeps calls cheap: numba pays two atomic
+reference-count updates per array argument of every call, which measured at
+most of the engine's time when state was spread over several arrays.
+
+Strategies are first-class numba functions of one fixed signature
+(``DECIDE_SIGNATURE``), one per seat, so a new strategy or new parameters
+never recompile the engine. Every answer is checked; an illegal one stops
+the run with the situation in the ``S_ERROR`` slots.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import float64, int64, njit, types, uint64
+
+from .layout import (
+    ACE_GIN_ONLY,
+    BIG_GIN,
+    BOARD_ROWS,
+    D_ARRANGE,
+    D_DISCARD,
+    D_DRAW,
+    D_KNOCK,
+    D_TAKE_UPCARD,
+    DEALER_ALTERNATE,
+    DEALER_LOSER,
+    E_BUFFER,
+    E_ILLEGAL,
+    E_NONE,
+    ERROR_FIELDS,
+    G_BOXES,
+    G_FIRST_DEALER,
+    G_GAME,
+    G_GUARD,
+    G_HANDS,
+    G_SCORES,
+    G_TOTALS,
+    G_VOID_HANDS,
+    G_WINNER,
+    H_DEALER,
+    H_DEFENDER_DEADWOOD,
+    H_DRAWS,
+    H_FIRST_TAKER,
+    H_GAME,
+    H_HAND,
+    H_KNOCK_LIMIT,
+    H_KNOCKER,
+    H_KNOCKER_DEADWOOD,
+    H_LAID_OFF,
+    H_MULTIPLIER,
+    H_OUTCOME,
+    H_PLAYERS,
+    H_POINTS,
+    H_SEAT_DEADWOOD,
+    H_SEAT_POINTS,
+    H_STOCK_LEFT,
+    H_UPCARD,
+    H_WINNER,
+    HIDDEN,
+    MAX_ARRANGEMENTS,
+    MAX_HANDS_PER_GAME,
+    MAX_SEATS,
+    N_HAND_FIELDS,
+    N_RULE_FIELDS,
+    NO_CARD,
+    OUT_BIG_GIN,
+    OUT_GIN,
+    OUT_GUARD,
+    OUT_KNOCK,
+    OUT_TIE,
+    OUT_UNDERCUT,
+    OUT_VOID,
+    PHASE_DONE,
+    PHASE_DRAW,
+    PHASE_FORCED_STOCK,
+    PHASE_OFFER,
+    R_ACE_UPCARD,
+    R_BIG_GIN,
+    R_BIG_GIN_BONUS,
+    R_BOX_BONUS,
+    R_DEALER_RULE,
+    R_DISCARD_TAKEN_CARD,
+    R_FIXED_KNOCK_LIMIT,
+    R_GAME_BONUS,
+    R_GIN_BONUS,
+    R_HAND_SIZE,
+    R_MAX_DRAWS,
+    R_OKLAHOMA,
+    R_PLAYERS,
+    R_SHUTOUT_RULE,
+    R_SINGLE_HAND,
+    R_SPADE_DOUBLE,
+    R_TARGET_SCORE,
+    R_TIE_RULE,
+    R_UNDERCUT_BONUS,
+    R_WALL_RULE,
+    S_DEALER,
+    S_DECK,
+    S_ERROR,
+    S_FIRST_TAKER,
+    S_GAME,
+    S_HANDS,
+    S_OFFERS,
+    S_PHASE,
+    S_RECORD,
+    S_RULES,
+    S_STOCK_POS,
+    S_TRACING,
+    S_TURN,
+    SHUTOUT_DOUBLE_BONUS,
+    SHUTOUT_DOUBLE_TOTAL,
+    TIE_KNOCKER_ZERO,
+    TIE_NO_SCORE,
+    V_ARRANGEMENTS,
+    V_BIG_GIN,
+    V_DEALER,
+    V_DISCARDED,
+    V_DRAWN,
+    V_DRAWS,
+    V_FORBIDDEN,
+    V_HAND,
+    V_HAND_NUMBER,
+    V_KNOCK_DISCARDS,
+    V_KNOCK_LIMIT,
+    V_LAST_CHANCE,
+    V_MULTIPLIER,
+    V_MY_DRAWS,
+    V_N_ARRANGEMENTS,
+    V_PASSED,
+    V_PILE,
+    V_PILE_MASK,
+    V_PILE_SIZE,
+    V_PLAYERS,
+    V_RNG,
+    V_RULES,
+    V_SCORES,
+    V_SEAT,
+    V_SIZE,
+    V_STOCK_LEFT,
+    V_TAKEN,
+    V_UPCARD,
+    WALL_FIFTIETH_CARD,
+)
+from .melds_nb import deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
+from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
+
+# The one signature every strategy's decision kernel has: (kind, view, params) -> answer.
+DECIDE_SIGNATURE = int64(int64, int64[::1], float64[::1])
+DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
+
+# -- status array of a batch ---------------------------------------------------------------
+ST_GAMES = 0  # games finished
+ST_HANDS = 1  # hand records written
+ST_TRACE = 2  # trace rows written
+ST_ERROR = 3  # E_* code, then the error fields
+STATUS_SIZE = ST_ERROR + ERROR_FIELDS
+
+# -- trace rows: [game, hand, seat, event, a, b] -------------------------------------------
+EV_DEAL = 0  # a = hand mask
+EV_UPCARD = 1  # a = card, b = knock limit
+EV_PASS = 2
+EV_TAKE_UPCARD = 3  # a = card
+EV_DRAW_STOCK = 4  # a = card
+EV_DRAW_PILE = 5  # a = card
+EV_DISCARD = 6  # a = card
+EV_KNOCK = 7  # a = discard (BIG_GIN for none), b = deadwood
+EV_MELDS = 8  # a = one meld of the knocker's arrangement
+EV_LAYOFF = 9  # a = laid-off mask, b = deadwood after layoffs
+EV_SCORE = 10  # a = points, b = outcome
+EV_VOID = 11  # a = outcome (void or guard)
+TRACE_FIELDS = 6
+
+BIT = np.int64(1)
+
+
+def new_board() -> np.ndarray:
+    return np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def rule_nb(board, field):
+    return board[HIDDEN, S_RULES + field]
+
+
+@njit(cache=True, inline="always")
+def record_nb(board, field, value):
+    board[HIDDEN, S_RECORD + field] = value
+
+
+@njit(cache=True, inline="always")
+def card_value_nb(card):
+    return min(card % 13 + 1, 10)
+
+
+@njit(cache=True)
+def knock_limit_nb(board, upcard):
+    if rule_nb(board, R_OKLAHOMA) == 0:
+        return rule_nb(board, R_FIXED_KNOCK_LIMIT)
+    value = card_value_nb(upcard)
+    if value == 1 and rule_nb(board, R_ACE_UPCARD) == ACE_GIN_ONLY:
+        return 0
+    return value
+
+
+@njit(cache=True, inline="always")
+def publish_nb(board, slot, value):
+    """Write a public fact into every seat's view."""
+    for seat in range(board[0, V_PLAYERS]):
+        board[seat, slot] = value
+
+
+@njit(cache=True)
+def trace_nb(trace, status, board, seat, event, a, b):
+    """Append an event to the trace (callers check S_TRACING first: tracing is rare)."""
+    row = status[ST_TRACE]
+    if row < trace.shape[0]:
+        trace[row, 0] = board[HIDDEN, S_GAME]
+        trace[row, 1] = board[0, V_HAND_NUMBER]
+        trace[row, 2] = seat
+        trace[row, 3] = event
+        trace[row, 4] = a
+        trace[row, 5] = b
+        status[ST_TRACE] = row + 1
+
+
+@njit(cache=True)
+def illegal_nb(board, seat, kind, answer):
+    """Record an illegal answer with the situation it was given in; returns E_ILLEGAL."""
+    error = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+    error[0] = E_ILLEGAL
+    error[1] = seat
+    error[2] = kind
+    error[3] = answer
+    error[4] = board[seat, V_HAND]
+    error[5] = board[HIDDEN, S_GAME]
+    error[6] = board[seat, V_HAND_NUMBER]
+    error[7] = board[seat, V_FORBIDDEN]
+    error[8] = board[seat, V_KNOCK_DISCARDS]
+    return E_ILLEGAL
+
+
+@njit(cache=True)
+def load_rules_nb(board, rules):
+    for k in range(N_RULE_FIELDS):
+        board[HIDDEN, S_RULES + k] = rules[k]
+
+
+@njit(cache=True)
+def deal_nb(board, dealer, hand_number, scores, deck_rng):
+    """Shuffle, deal one card at a time from the dealer's left, then ``start_hand_nb``.
+
+    Returns the advanced deck stream.
+    """
+    players = rule_nb(board, R_PLAYERS)
+    deck = board[HIDDEN, S_DECK : S_DECK + N_CARDS]
+    for card in range(N_CARDS):
+        deck[card] = card
+    deck_rng = shuffle_deck_nb(deck_rng, deck)
+    for seat in range(MAX_SEATS):
+        board[HIDDEN, S_HANDS + seat] = 0
+    pos = 0
+    for _ in range(rule_nb(board, R_HAND_SIZE)):
+        for offset in range(players):
+            seat = (dealer + 1 + offset) % players
+            board[HIDDEN, S_HANDS + seat] |= BIT << deck[pos]
+            pos += 1
+    board[HIDDEN, S_STOCK_POS] = pos
+    start_hand_nb(board, dealer, hand_number, scores)
+    return deck_rng
+
+
+@njit(cache=True)
+def start_hand_nb(board, dealer, hand_number, scores):
+    """Turn the next stock card up and set every view for a fresh hand (hands already dealt)."""
+    players = rule_nb(board, R_PLAYERS)
+    upcard = board[HIDDEN, S_DECK + board[HIDDEN, S_STOCK_POS]]
+    board[HIDDEN, S_STOCK_POS] += 1
+    board[HIDDEN, S_DEALER] = dealer
+    board[HIDDEN, S_TURN] = (dealer + 1) % players
+    board[HIDDEN, S_PHASE] = PHASE_OFFER
+    board[HIDDEN, S_OFFERS] = 0
+    board[HIDDEN, S_FIRST_TAKER] = -1
+    board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS] = 0
+    limit = knock_limit_nb(board, upcard)
+    for seat in range(players):
+        view = board[seat]
+        rng = view[V_RNG]  # the seat's random stream runs on across hands
+        view[:] = 0
+        view[V_RNG] = rng
+        view[V_SEAT] = seat
+        view[V_PLAYERS] = players
+        view[V_DEALER] = dealer
+        view[V_HAND] = board[HIDDEN, S_HANDS + seat]
+        view[V_HAND_NUMBER] = hand_number
+        view[V_UPCARD] = upcard
+        view[V_KNOCK_LIMIT] = limit
+        view[V_MULTIPLIER] = 2 if rule_nb(board, R_SPADE_DOUBLE) and upcard < 13 else 1
+        view[V_STOCK_LEFT] = N_CARDS - board[HIDDEN, S_STOCK_POS]
+        view[V_DRAWN] = NO_CARD
+        view[V_FORBIDDEN] = NO_CARD
+        for other in range(players):
+            view[V_SCORES + other] = scores[other]
+        for k in range(N_RULE_FIELDS):
+            view[V_RULES + k] = board[HIDDEN, S_RULES + k]
+        view[V_PILE] = upcard
+        view[V_PILE_SIZE] = 1
+        view[V_PILE_MASK] = BIT << upcard
+
+
+@njit(cache=True, inline="always")
+def pile_top_nb(board):
+    return board[0, V_PILE + board[0, V_PILE_SIZE] - 1]
+
+
+@njit(cache=True)
+def pile_push_nb(board, card):
+    size = board[0, V_PILE_SIZE]
+    for seat in range(board[0, V_PLAYERS]):
+        board[seat, V_PILE + size] = card
+        board[seat, V_PILE_SIZE] = size + 1
+        board[seat, V_PILE_MASK] |= BIT << card
+
+
+@njit(cache=True)
+def pile_pop_nb(board):
+    size = board[0, V_PILE_SIZE] - 1
+    card = board[0, V_PILE + size]
+    for seat in range(board[0, V_PLAYERS]):
+        board[seat, V_PILE_SIZE] = size
+        board[seat, V_PILE_MASK] &= ~(BIT << card)
+    return card
+
+
+@njit(cache=True, inline="always")
+def set_hand_nb(board, seat, hand):
+    board[HIDDEN, S_HANDS + seat] = hand
+    board[seat, V_HAND] = hand
+
+
+@njit(cache=True)
+def draw_nb(board, seat, from_pile):
+    """Move a card into ``seat``'s hand from the pile or the stock; returns it."""
+    if from_pile:
+        card = pile_pop_nb(board)
+        publish_nb(board, V_TAKEN + seat, board[0, V_TAKEN + seat] | (BIT << card))
+    else:
+        card = board[HIDDEN, S_DECK + board[HIDDEN, S_STOCK_POS]]
+        board[HIDDEN, S_STOCK_POS] += 1
+        publish_nb(board, V_STOCK_LEFT, N_CARDS - board[HIDDEN, S_STOCK_POS])
+    set_hand_nb(board, seat, board[HIDDEN, S_HANDS + seat] | (BIT << card))
+    publish_nb(board, V_DRAWS, board[0, V_DRAWS] + 1)
+    board[seat, V_MY_DRAWS] += 1
+    board[seat, V_DRAWN] = card
+    return card
+
+
+@njit(cache=True)
+def discard_nb(board, seat, card):
+    set_hand_nb(board, seat, board[HIDDEN, S_HANDS + seat] & ~(BIT << card))
+    pile_push_nb(board, card)
+    publish_nb(board, V_DISCARDED + seat, board[0, V_DISCARDED + seat] | (BIT << card))
+    board[seat, V_DRAWN] = NO_CARD
+    board[seat, V_FORBIDDEN] = NO_CARD
+
+
+@njit(cache=True)
+def knock_discards_nb(hand, limit, forbidden):
+    """Mask of the discards after which ``hand`` may knock (deadwood <= limit)."""
+    if deadwood_after_discard_nb(hand) > limit:
+        return np.int64(0)
+    found = np.int64(0)
+    rest = hand & ~(BIT << forbidden) if forbidden >= 0 else hand
+    while rest:
+        card = rest & -rest
+        rest ^= card
+        if deadwood_nb(hand ^ card) <= limit:
+            found |= card
+    return found
+
+
+@njit(cache=True)
+def score_pair_nb(board, knocker_dw, defender_dw, gin, big_gin, multiplier):
+    """Settle a knocker against one defender by RULES.md §6.
+
+    Returns (outcome, knocker's points, defender's points).
+    """
+    if gin:
+        bonus = rule_nb(board, R_BIG_GIN_BONUS) if big_gin else rule_nb(board, R_GIN_BONUS)
+        return (OUT_BIG_GIN if big_gin else OUT_GIN), (bonus + defender_dw) * multiplier, 0
+    if knocker_dw < defender_dw:
+        return OUT_KNOCK, (defender_dw - knocker_dw) * multiplier, 0
+    if knocker_dw == defender_dw and rule_nb(board, R_TIE_RULE) == TIE_NO_SCORE:
+        return OUT_TIE, 0, 0
+    if knocker_dw == defender_dw and rule_nb(board, R_TIE_RULE) == TIE_KNOCKER_ZERO:
+        return OUT_KNOCK, 0, 0
+    return OUT_UNDERCUT, 0, (knocker_dw - defender_dw + rule_nb(board, R_UNDERCUT_BONUS)) * multiplier
+
+
+@njit(cache=True)
+def choose_arrangement_nb(board, deciders, params, knocker, arrangements, count):
+    """The knocker picks among its optimal arrangements; returns (status, index)."""
+    view = board[knocker]
+    view[V_N_ARRANGEMENTS] = count
+    for row in range(count):
+        for k in range(4):
+            view[V_ARRANGEMENTS + 4 * row + k] = arrangements[row, k]
+    choice = deciders[knocker](D_ARRANGE, view, params[knocker])
+    if choice < 0 or choice >= count:
+        return illegal_nb(board, knocker, D_ARRANGE, choice), 0
+    return E_NONE, choice
+
+
+@njit(cache=True)
+def showdown_nb(board, deciders, params, knocker, big_gin, arrangements, trace, status):
+    """Lay the knocker's melds, let every opponent lay off, score the hand into the record."""
+    players = rule_nb(board, R_PLAYERS)
+    tracing = board[HIDDEN, S_TRACING]
+    hand = board[HIDDEN, S_HANDS + knocker]
+    knocker_dw = deadwood_nb(hand)
+    gin = knocker_dw == 0
+    count = min(optimal_arrangements_nb(hand, arrangements), MAX_ARRANGEMENTS)
+    choice = 0
+    if count > 1 and not gin:  # on gin nothing is laid off: the arrangement cannot matter
+        error, choice = choose_arrangement_nb(board, deciders, params, knocker, arrangements, count)
+        if error:
+            return error
+    melds = arrangements[choice]
+    n_melds = 0
+    while n_melds < 4 and melds[n_melds] != 0:
+        if tracing:
+            trace_nb(trace, status, board, knocker, EV_MELDS, melds[n_melds], 0)
+        n_melds += 1
+    multiplier = board[0, V_MULTIPLIER]
+    record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+    outcome = OUT_TIE
+    lowest_opponent = np.int64(1 << 30)
+    laid_total = 0
+    for offset in range(1, players):
+        seat = (knocker + offset) % players
+        if gin:
+            dw, laid = deadwood_nb(board[HIDDEN, S_HANDS + seat]), np.int64(0)
+        else:
+            dw, laid = layoff_deadwood_nb(melds, n_melds, board[HIDDEN, S_HANDS + seat])
+        if tracing:
+            trace_nb(trace, status, board, seat, EV_LAYOFF, laid, dw)
+        while laid:
+            laid &= laid - 1
+            laid_total += 1
+        pair_outcome, knocker_points, seat_points = score_pair_nb(board, knocker_dw, dw, gin, big_gin, multiplier)
+        # An undercut by anyone marks the hand; otherwise the knocker's result does.
+        if pair_outcome == OUT_UNDERCUT or outcome == OUT_TIE:
+            outcome = pair_outcome
+        record[H_SEAT_POINTS + knocker] += knocker_points
+        record[H_SEAT_POINTS + seat] += seat_points
+        record[H_SEAT_DEADWOOD + seat] = dw
+        lowest_opponent = min(lowest_opponent, dw)
+    record[H_SEAT_DEADWOOD + knocker] = knocker_dw
+    # The winner scored most from the hand; ties go to the knocker, then round the table.
+    winner, best_points = -1, 0
+    if outcome != OUT_TIE:
+        winner, best_points = knocker, record[H_SEAT_POINTS + knocker]
+        for offset in range(1, players):
+            seat = (knocker + offset) % players
+            if record[H_SEAT_POINTS + seat] > best_points:
+                winner, best_points = seat, record[H_SEAT_POINTS + seat]
+    record[H_OUTCOME] = outcome
+    record[H_KNOCKER] = knocker
+    record[H_KNOCKER_DEADWOOD] = knocker_dw
+    record[H_DEFENDER_DEADWOOD] = lowest_opponent
+    record[H_LAID_OFF] = laid_total
+    record[H_WINNER] = winner
+    record[H_POINTS] = best_points
+    if tracing:
+        trace_nb(trace, status, board, winner, EV_SCORE, best_points, outcome)
+    return E_NONE
+
+
+@njit(cache=True)
+def end_void_nb(board, outcome, trace, status):
+    record_nb(board, H_OUTCOME, outcome)
+    record_nb(board, H_WINNER, -1)
+    record_nb(board, H_KNOCKER, -1)
+    record_nb(board, H_KNOCKER_DEADWOOD, -1)
+    record_nb(board, H_DEFENDER_DEADWOOD, -1)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, -1, EV_VOID, outcome, 0)
+
+
+@njit(cache=True)
+def offer_knock_nb(board, deciders, params, seat, forbidden, last_chance):
+    """Ask ``seat`` whether to knock if its 11 cards allow it.
+
+    Returns (status, answer): answer is the knock discard, BIG_GIN, or NO_CARD.
+    """
+    hand = board[HIDDEN, S_HANDS + seat]
+    view = board[seat]
+    options = knock_discards_nb(hand, view[V_KNOCK_LIMIT], forbidden)
+    big_gin = rule_nb(board, R_BIG_GIN) != 0 and deadwood_nb(hand) == 0
+    if options == 0 and not big_gin:
+        return E_NONE, NO_CARD
+    view[V_KNOCK_DISCARDS] = options
+    view[V_BIG_GIN] = 1 if big_gin else 0
+    view[V_LAST_CHANCE] = 1 if last_chance else 0
+    view[V_FORBIDDEN] = forbidden
+    answer = deciders[seat](D_KNOCK, view, params[seat])
+    legal = (answer == NO_CARD and not last_chance) or (answer == BIG_GIN and big_gin)
+    legal = legal or (0 <= answer < N_CARDS and options & (BIT << answer) != 0)
+    if not legal:
+        return illegal_nb(board, seat, D_KNOCK, answer), NO_CARD
+    view[V_KNOCK_DISCARDS] = 0
+    view[V_BIG_GIN] = 0
+    view[V_LAST_CHANCE] = 0
+    return E_NONE, answer
+
+
+@njit(cache=True)
+def knock_nb(board, deciders, params, seat, knock, arrangements, trace, status):
+    """Discard (unless big gin) and go to the showdown."""
+    if knock != BIG_GIN:
+        discard_nb(board, seat, knock)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_KNOCK, knock, deadwood_nb(board[HIDDEN, S_HANDS + seat]))
+    return showdown_nb(board, deciders, params, seat, knock == BIG_GIN, arrangements, trace, status)
+
+
+@njit(cache=True)
+def last_chance_nb(board, deciders, params, seat, arrangements, trace, status):
+    """Fiftieth-card rule: ``seat`` may take the last discard only to knock; else the hand is void."""
+    top = pile_top_nb(board)
+    keep = board[HIDDEN, S_HANDS + seat]
+    set_hand_nb(board, seat, keep | (BIT << top))  # show the seat the hand it would have
+    forbidden = top if rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
+    error, knock = offer_knock_nb(board, deciders, params, seat, forbidden, True)
+    set_hand_nb(board, seat, keep)
+    if error:
+        return error
+    if knock == NO_CARD:
+        end_void_nb(board, OUT_VOID, trace, status)
+        return E_NONE
+    draw_nb(board, seat, True)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_DRAW_PILE, top, 0)
+    return knock_nb(board, deciders, params, seat, knock, arrangements, trace, status)
+
+
+@njit(cache=True)
+def after_draw_nb(board, deciders, params, seat, taken, arrangements, trace, status):
+    """Knock or discard after a draw, then apply the wall. Returns (status, hand over)."""
+    forbidden = taken if taken >= 0 and rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
+    error, knock = offer_knock_nb(board, deciders, params, seat, forbidden, False)
+    if error:
+        return error, True
+    if knock != NO_CARD:
+        return knock_nb(board, deciders, params, seat, knock, arrangements, trace, status), True
+    view = board[seat]
+    view[V_FORBIDDEN] = forbidden
+    card = deciders[seat](D_DISCARD, view, params[seat])
+    if card < 0 or card >= N_CARDS or view[V_HAND] & (BIT << card) == 0 or card == forbidden:
+        return illegal_nb(board, seat, D_DISCARD, card), True
+    discard_nb(board, seat, card)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_DISCARD, card, 0)
+    if N_CARDS - board[HIDDEN, S_STOCK_POS] > 2:
+        return E_NONE, False
+    # The wall: two cards left in the stock and nobody knocked.
+    if rule_nb(board, R_WALL_RULE) == WALL_FIFTIETH_CARD:
+        nxt = (seat + 1) % rule_nb(board, R_PLAYERS)
+        return last_chance_nb(board, deciders, params, nxt, arrangements, trace, status), True
+    end_void_nb(board, OUT_VOID, trace, status)
+    return E_NONE, True
+
+
+@njit(cache=True)
+def first_offer_nb(board, deciders, params, seat, trace, status):
+    """The first upcard is offered to ``seat``. Returns (status, 1 if taken)."""
+    take = deciders[seat](D_TAKE_UPCARD, board[seat], params[seat])
+    if take != 0 and take != 1:
+        return illegal_nb(board, seat, D_TAKE_UPCARD, take), 0
+    players = rule_nb(board, R_PLAYERS)
+    if take == 1:
+        board[HIDDEN, S_FIRST_TAKER] = seat
+        return E_NONE, 1
+    publish_nb(board, V_PASSED + seat, 1)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_PASS, 0, 0)
+    board[HIDDEN, S_OFFERS] += 1
+    if board[HIDDEN, S_OFFERS] == players:
+        board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
+        board[HIDDEN, S_TURN] = (board[HIDDEN, S_DEALER] + 1) % players
+    else:
+        board[HIDDEN, S_TURN] = (seat + 1) % players
+    return E_NONE, 0
+
+
+@njit(cache=True)
+def play_hand_nb(board, deciders, params, arrangements, trace, status):
+    """Play the current hand from the board to its end, filling the record. Returns a status."""
+    players = rule_nb(board, R_PLAYERS)
+    tracing = board[HIDDEN, S_TRACING]
+    while True:
+        seat = board[HIDDEN, S_TURN]
+        if board[HIDDEN, S_PHASE] == PHASE_OFFER:
+            error, took = first_offer_nb(board, deciders, params, seat, trace, status)
+            if error:
+                return error
+            if not took:
+                continue
+            card = draw_nb(board, seat, True)
+            if tracing:
+                trace_nb(trace, status, board, seat, EV_TAKE_UPCARD, card, 0)
+        else:
+            if board[0, V_DRAWS] >= rule_nb(board, R_MAX_DRAWS):
+                end_void_nb(board, OUT_GUARD, trace, status)
+                break
+            from_pile = 0
+            if board[HIDDEN, S_PHASE] == PHASE_DRAW:
+                from_pile = deciders[seat](D_DRAW, board[seat], params[seat])
+                if from_pile != 0 and from_pile != 1:
+                    return illegal_nb(board, seat, D_DRAW, from_pile)
+            card = draw_nb(board, seat, from_pile == 1)
+            if tracing:
+                trace_nb(trace, status, board, seat, EV_DRAW_PILE if from_pile else EV_DRAW_STOCK, card, 0)
+            if from_pile == 0:
+                card = NO_CARD  # only a card taken from the pile is barred from the discard
+        error, over = after_draw_nb(board, deciders, params, seat, card, arrangements, trace, status)
+        if error:
+            return error
+        if over:
+            break
+        board[HIDDEN, S_PHASE] = PHASE_DRAW
+        board[HIDDEN, S_TURN] = (seat + 1) % players
+    board[HIDDEN, S_PHASE] = PHASE_DONE
+    record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+    record[H_GAME] = board[HIDDEN, S_GAME]
+    record[H_HAND] = board[0, V_HAND_NUMBER]
+    record[H_DEALER] = board[HIDDEN, S_DEALER]
+    record[H_UPCARD] = board[0, V_UPCARD]
+    record[H_KNOCK_LIMIT] = board[0, V_KNOCK_LIMIT]
+    record[H_MULTIPLIER] = board[0, V_MULTIPLIER]
+    record[H_DRAWS] = board[0, V_DRAWS]
+    record[H_STOCK_LEFT] = N_CARDS - board[HIDDEN, S_STOCK_POS]
+    record[H_FIRST_TAKER] = board[HIDDEN, S_FIRST_TAKER]
+    record[H_PLAYERS] = players
+    return E_NONE
+
+
+@njit(cache=True)
+def next_dealer_nb(board, record, dealer):
+    """RULES.md §2: void and tied hands are redealt by the same dealer; otherwise the rule chosen."""
+    players = rule_nb(board, R_PLAYERS)
+    winner = record[H_WINNER]
+    if winner < 0:
+        return dealer
+    rule = rule_nb(board, R_DEALER_RULE)
+    if rule == DEALER_ALTERNATE:
+        return (dealer + 1) % players
+    if rule == DEALER_LOSER:
+        loser, worst = -1, np.int64(1 << 40)
+        for offset in range(1, players):  # round the table from the winner
+            seat = (winner + offset) % players
+            if record[H_SEAT_POINTS + seat] < worst:
+                loser, worst = seat, record[H_SEAT_POINTS + seat]
+        return loser
+    return winner
+
+
+@njit(cache=True)
+def settle_game_nb(board, scores, boxes, game_record):
+    """Winner, box, game and shutout bonuses (RULES.md §7)."""
+    players = rule_nb(board, R_PLAYERS)
+    winner = 0
+    for seat in range(1, players):
+        if scores[seat] > scores[winner]:
+            winner = seat
+    shutout = True
+    for seat in range(players):
+        if seat != winner and scores[seat] > 0:
+            shutout = False
+    for seat in range(players):
+        game_record[G_SCORES + seat] = scores[seat]
+        game_record[G_BOXES + seat] = boxes[seat]
+        game_record[G_TOTALS + seat] = scores[seat] + boxes[seat] * rule_nb(board, R_BOX_BONUS)
+    bonus = rule_nb(board, R_GAME_BONUS)
+    if shutout and rule_nb(board, R_SHUTOUT_RULE) == SHUTOUT_DOUBLE_BONUS:
+        bonus *= 2
+    game_record[G_TOTALS + winner] += bonus
+    if shutout and rule_nb(board, R_SHUTOUT_RULE) == SHUTOUT_DOUBLE_TOTAL:
+        game_record[G_TOTALS + winner] *= 2
+    game_record[G_WINNER] = winner
+
+
+@njit(cache=True)
+def seed_views_nb(board, seed, game):
+    """Each seat's private random stream for one game, independent of the deck's."""
+    for seat in range(MAX_SEATS):
+        board[seat, V_RNG] = np.int64(stream_state_nb(uint64(seed) ^ uint64(0x5EA7), game * MAX_SEATS + seat))
+
+
+@njit(cache=True)
+def play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, game_record, trace, status):
+    """One game to the target (one hand under ``single_hand``). Returns a status.
+
+    Its hand records go to ``hand_out`` from row ``status[ST_HANDS]``; returns
+    E_BUFFER, having done nothing, when fewer than MAX_HANDS_PER_GAME rows are left.
+    """
+    if hand_out.shape[0] - status[ST_HANDS] < MAX_HANDS_PER_GAME:
+        return E_BUFFER
+    players = rule_nb(board, R_PLAYERS)
+    deck_rng = next_state_nb(stream_state_nb(seed, game))
+    dealer = below_nb(deck_rng, players)  # the first dealer is drawn by lot
+    board[HIDDEN, S_GAME] = game
+    seed_views_nb(board, seed, game)
+    scores = np.zeros(MAX_SEATS, dtype=np.int64)
+    boxes = np.zeros(MAX_SEATS, dtype=np.int64)
+    game_record[:] = 0
+    game_record[G_GAME] = game
+    game_record[G_FIRST_DEALER] = dealer
+    hands = 0
+    while True:
+        if hands == MAX_HANDS_PER_GAME:
+            game_record[G_GUARD] = 1
+            break
+        deck_rng = deal_nb(board, dealer, hands, scores, deck_rng)
+        if board[HIDDEN, S_TRACING]:
+            for seat in range(players):
+                trace_nb(trace, status, board, seat, EV_DEAL, board[HIDDEN, S_HANDS + seat], 0)
+            trace_nb(trace, status, board, dealer, EV_UPCARD, board[0, V_UPCARD], board[0, V_KNOCK_LIMIT])
+        error = play_hand_nb(board, deciders, params, arrangements, trace, status)
+        if error:
+            return error
+        record = hand_out[status[ST_HANDS]]
+        record[:] = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+        status[ST_HANDS] += 1
+        hands += 1
+        if record[H_OUTCOME] == OUT_VOID or record[H_OUTCOME] == OUT_GUARD:
+            game_record[G_VOID_HANDS] += 1
+        if record[H_WINNER] >= 0:
+            boxes[record[H_WINNER]] += 1
+        top = 0
+        for seat in range(players):
+            scores[seat] += record[H_SEAT_POINTS + seat]
+            top = max(top, scores[seat])
+        if rule_nb(board, R_SINGLE_HAND) or top >= rule_nb(board, R_TARGET_SCORE):
+            break
+        dealer = next_dealer_nb(board, record, dealer)
+    game_record[G_HANDS] = hands
+    settle_game_nb(board, scores, boxes, game_record)
+    return E_NONE
+
+
+PLAY_GAMES_SIGNATURE = int64(
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    float64[:, ::1],
+    int64[::1],
+    int64,
+    int64,
+    int64,
+    int64[:, ::1],
+    int64[:, ::1],
+    int64[:, ::1],
+    int64[::1],
+)
+
+
+@njit(PLAY_GAMES_SIGNATURE, cache=True)
+def play_games_nb(decide0, decide1, decide2, decide3, params, rules, seed, first_game, n_games, hand_out, game_out, trace, status):
+    """Play games ``first_game + status[ST_GAMES]`` ... until ``n_games`` are done or a buffer fills.
+
+    Game ``g`` depends only on ``(seed, g)``, the rules and the strategies,
+    never on the batch it runs in. Returns a status (E_BUFFER: call again
+    with fresh buffers to go on; E_ILLEGAL: details in status[ST_ERROR:]).
+    """
+    deciders = (decide0, decide1, decide2, decide3)
+    board = np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
+    load_rules_nb(board, rules)
+    board[HIDDEN, S_TRACING] = 1 if trace.shape[0] > 0 else 0
+    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    while status[ST_GAMES] < n_games:
+        if status[ST_GAMES] >= game_out.shape[0]:
+            return E_BUFFER
+        game = first_game + status[ST_GAMES]
+        error = play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, game_out[status[ST_GAMES]], trace, status)
+        if error:
+            status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+            return error
+        status[ST_GAMES] += 1
+    return E_NONE
+
+
+PLAY_SITUATION_SIGNATURE = int64(
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    float64[:, ::1],
+    int64[:, ::1],
+    int64[:, ::1],
+    int64[::1],
+)
+
+
+@njit(PLAY_SITUATION_SIGNATURE, cache=True)
+def play_situation_nb(decide0, decide1, decide2, decide3, params, board, trace, status):
+    """Play one hand on from a prepared board (scripted deals, replays, the advisor).
+
+    The hand record is left in the board's S_RECORD slots.
+    """
+    deciders = (decide0, decide1, decide2, decide3)
+    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    error = play_hand_nb(board, deciders, params, arrangements, trace, status)
+    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+    return error
