@@ -96,6 +96,75 @@ def rules_command(spec: str, list_presets: bool) -> None:
         click.echo(f"{line:<32} # {docs[key]}")
 
 
+def strategy_path_option(command):
+    return click.option(
+        "--strategy-path",
+        "strategy_paths",
+        multiple=True,
+        type=click.Path(exists=True),
+        help="Extra strategy file or folder (repeatable); its families are usable by name.",
+    )(command)
+
+
+def rules_option(command):
+    return click.option(
+        "--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file."
+    )(command)
+
+
+@main.command()
+@click.argument("strategies")
+@click.option("--seed", default=0, show_default=True, help="Seed of the run the game belongs to.")
+@click.option("--game", default=0, show_default=True, help="Game number within the run (from 0).")
+@click.option("--hands", "hands_only", is_flag=True, help="The run played independent hands, not games.")
+@rules_option
+@strategy_path_option
+def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: str, strategy_paths) -> None:
+    """Print one game of a run turn by turn, exactly as the run played it.
+
+    STRATEGIES is a comma-separated list, one per seat (or one for all):
+    oklasim replay simple,greedy --seed 1 --game 42
+    """
+    from .replay import replay as replay_game
+
+    rules = Rules.load(rules_spec)
+    for line in replay_game(rules, split_strategies(strategies), seed, game, hands_only, strategy_paths):
+        click.echo(line)
+
+
+def split_strategies(text: str) -> list[str]:
+    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    parts.append(current.strip())
+    if depth != 0 or not all(parts):
+        raise ValueError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
+    return parts
+
+
+@main.command("strategies")
+@strategy_path_option
+def strategies_command(strategy_paths) -> None:
+    """List the strategy families, their parameters (default and range) and presets."""
+    from .strategy import families
+
+    for name, loaded in sorted(families(tuple(strategy_paths)).items()):
+        family = loaded.family
+        click.echo(f"{name}: {family.doc}")
+        click.echo(f"    from {loaded.source}")
+        for p in family.params:
+            click.echo(f"    {p.name} = {p.default:g}  ({p.low:g}..{p.high:g})  {p.help}")
+        for preset, values in family.presets.items():
+            shown = ", ".join(f"{k}={v:g}" for k, v in values.items()) or "defaults"
+            click.echo(f"    preset {preset}: {shown}")
+
+
 @main.command()
 @click.option("--hands", default=1_000_000, show_default=True, help="Random hands to deal.")
 @click.option("--seed", default=2026, show_default=True, help="Random seed.")

@@ -74,30 +74,47 @@ def raise_illegal(status: np.ndarray, seats: Sequence[Strategy], seed: int) -> N
     )
 
 
+def stream_key(seed: int) -> int:
+    """The 63-bit key of all random streams of a run, from the user's seed via numpy's SeedSequence.
+
+    Game ``g`` of the run draws from the counter-based stream ``(key, g)``,
+    so shards, workers and batches never change a game.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
 def run_kernel(rules_array, seats, seed, first_game, n_games, trace_capacity=0, on_progress=None):
-    """Play games ``first_game .. first_game + n_games - 1``; returns raw (hands, games, trace) arrays."""
+    """Play games ``first_game .. first_game + n_games - 1`` of ``seed``; returns raw (hands, games, trace)."""
+    key = stream_key(seed)
     deciders, params = seat_arguments(seats)
     hands_per_game = 1 if rules_array[L.R_SINGLE_HAND] else HANDS_PER_GAME_GUESS
     trace = np.zeros((trace_capacity, E.TRACE_FIELDS), dtype=np.int64)
     hand_parts, game_parts = [], []
-    done = 0
+    done = traced = 0
     while done < n_games:
         chunk = min(n_games - done, GAMES_PER_CALL)
         # The kernel writes every field of every row it reports: no need to zero the buffers.
         hand_out = np.empty((chunk * hands_per_game + L.MAX_HANDS_PER_GAME, L.N_HAND_FIELDS), dtype=np.int64)
         game_out = np.empty((chunk, L.N_GAME_FIELDS), dtype=np.int64)
         status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
+        status[E.ST_TRACE] = traced
         code = E.play_games_nb(
-            *deciders, params, rules_array, seed, first_game + done, chunk, hand_out, game_out, trace, status
+            *deciders, params, rules_array, key, first_game + done, chunk, hand_out, game_out, trace, status
         )
         if code == L.E_ILLEGAL:
             raise_illegal(status, seats, seed)
         hand_parts.append(hand_out[: status[E.ST_HANDS]])
         game_parts.append(game_out[: status[E.ST_GAMES]])
         done += int(status[E.ST_GAMES])
+        traced = int(status[E.ST_TRACE])
         if on_progress is not None:
             on_progress(int(status[E.ST_GAMES]))
-    return np.concatenate(hand_parts), np.concatenate(game_parts), trace[: status[E.ST_TRACE]] if n_games else trace
+    empty = np.empty((0, L.N_HAND_FIELDS), dtype=np.int64), np.empty((0, L.N_GAME_FIELDS), dtype=np.int64)
+    hands = np.concatenate(hand_parts) if hand_parts else empty[0]
+    games = np.concatenate(game_parts) if game_parts else empty[1]
+    return hands, games, trace[:traced]
 
 
 def hands_frame(records: np.ndarray, players: int) -> pl.DataFrame:
@@ -172,8 +189,6 @@ def simulate(
     count = hands if hands is not None else games
     if count < 0:
         raise ValueError(f"the number of hands or games must be >= 0, got {count}")
-    if not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be a non-negative 63-bit integer, got {seed}")
     seats = resolve_all(strategies, rules.players, extra_paths)
     hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands is not None), seats, seed, first_game, count)
     hand_df = hands_frame(hand_records, rules.players)
@@ -211,7 +226,7 @@ def play_situation(
 
     seats = resolve_all(strategies, rules.players, extra_paths)
     board = board_for(rules, situation)
-    E.seed_views_nb(board, seed, 0)
+    E.seed_views_nb(board, stream_key(seed), 0)
     deciders, params = seat_arguments(seats)
     trace = np.zeros((4 * rules.max_draws + 64, E.TRACE_FIELDS), dtype=np.int64)
     board[L.HIDDEN, L.S_TRACING] = 1

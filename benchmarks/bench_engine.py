@@ -1,0 +1,71 @@
+"""Hands and games per second of the engine on one core, with OpenSpiel's gin_rummy beside it.
+
+    python benchmarks/bench_engine.py [--hands 200000] [--games 20000] [--repeats 5]
+
+Measures, single process, median of the repeats:
+* hands/s, ``simple`` vs ``simple``, under the ``seeds`` and ``openspiel`` presets;
+* complete games to 100 per second (``seeds``);
+* the start-up cost of a small run in a fresh process with a warm compile cache;
+* when ``open-spiel`` is installed (``make peer``): its ``gin_rummy`` with
+  ``oklahoma=true`` played by its simple bots, hands/s, and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+
+from common import machine_load, median_seconds, pyspiel_or_none
+
+from oklasim.engine import simulate
+from oklasim.rules import Rules
+
+STARTUP = "from oklasim.engine import simulate; simulate(strategies=['simple'], games=10, seed=1)"
+
+
+def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:
+    game = pyspiel.load_game("gin_rummy", {"oklahoma": True})
+    bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in range(2)]
+    rng = random.Random(0)
+
+    def play() -> None:
+        for _ in range(hands):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, rng.randrange(2**31))
+
+    return hands / median_seconds(play, repeats)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--peer-hands", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(f"bench_engine: median of {args.repeats} runs, one core, {machine_load()}")
+
+    rates = {}
+    for preset in ("seeds", "openspiel"):
+        rules = Rules.preset(preset)
+        seconds = median_seconds(lambda: simulate(rules, ["simple"], hands=args.hands, seed=1), args.repeats)
+        rates[preset] = args.hands / seconds
+        print(f"oklasim   simple vs simple, {preset:<10} {rates[preset]:>12,.0f} hands/s")
+    seconds = median_seconds(lambda: simulate(Rules(), ["simple"], games=args.games, seed=1), args.repeats)
+    print(f"oklasim   simple vs simple, seeds      {args.games / seconds:>12,.0f} games/s to 100")
+
+    startup = median_seconds(lambda: subprocess.run([sys.executable, "-c", STARTUP], check=True), args.repeats)
+    print(f"oklasim   start-up of a 10-game run in a new process (warm cache): {startup:.2f} s")
+
+    pyspiel = pyspiel_or_none()
+    if pyspiel is None:
+        print("OpenSpiel not installed (make peer): no ratio")
+        return
+    theirs = openspiel_hands_per_second(pyspiel, args.peer_hands, args.repeats)
+    print(f"OpenSpiel gin_rummy oklahoma=true, simple bots {theirs:>10,.0f} hands/s")
+    print(f"ratio (openspiel preset): {rates['openspiel'] / theirs:,.0f}x")
+
+
+if __name__ == "__main__":
+    main()
