@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 
 import click
 import numpy as np
@@ -110,6 +112,92 @@ def rules_option(command):
     return click.option(
         "--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file."
     )(command)
+
+
+@main.command()
+@rules_option
+@click.option("--strategies", "strategy_list", default="simple,simple", show_default=True,
+              help="Comma-separated, one per seat (or one for all), e.g. 'simple,random(knock_probability=0.3)'.")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="Set a parameter on every seat whose strategy has it (repeatable).")
+@click.option("--games", type=int, help="Complete games to the target score.")
+@click.option("--hands", type=int, help="Independent hands (each dealt at score 0).")
+@click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same games.")
+@click.option("--workers", default=os.cpu_count() or 1, show_default=True, help="Worker processes.")
+@click.option("--out", "out", type=click.Path(file_okay=False), help="Run folder for parquet output (runs/NAME).")
+@click.option("--shard-size", type=int, help="Games (or hands) per shard [count/16, within 1,000-20,000 games or 10,000-200,000 hands].")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out, keeping its finished shards.")
+@click.option("--overwrite", is_flag=True, help="Replace the run in --out.")
+@click.option("--scheduler", help="Address of a Dask scheduler, e.g. tcp://host:8786.")
+@click.option("--dask-local", type=int, help="Start a local Dask cluster with N workers.")
+@strategy_path_option
+def simulate(rules_spec, strategy_list, params, games, hands, seed, workers, out, shard_size, resume, overwrite,
+             scheduler, dask_local, strategy_paths) -> None:
+    """Play many games or hands on all cores (or a Dask cluster) and summarise them.
+
+    With --out the records go to parquet in that folder, with the rules,
+    strategies, seed and version in its manifest.json; interrupt it and run
+    the same command with --resume to finish. Example:
+
+    oklasim simulate --strategies simple,greedy --games 100000 --seed 7 --out runs/demo
+    """
+    from .batch import RunSpec, run
+    from .strategy import parse_overrides, with_overrides
+
+    rules = Rules.load(rules_spec)
+    seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
+    spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
+                          strategy_paths=strategy_paths)
+    if (resume or overwrite) and not out:
+        raise ValueError("--resume and --overwrite need --out")
+    try:
+        result = run(spec, out, workers=workers, resume=resume, overwrite=overwrite, scheduler=scheduler,
+                     dask_local=dask_local)
+    except KeyboardInterrupt:
+        where = f"; rerun the same command with --resume to finish {out}" if out else ""
+        raise click.ClickException(f"interrupted{where}") from None
+    click.echo(summary_text(result.hands, result.games, spec.labels))
+    rate = spec.count / result.seconds if result.seconds else float("inf")
+    click.echo(f"{spec.count:,} {spec.mode} in {result.seconds:.1f} s ({rate:,.0f}/s)" + (f"; written to {out}" if out else ""))
+
+
+def summary_text(hands, games, labels) -> str:
+    from .analysis import run_summary
+
+    return run_summary(hands, games, labels)
+
+
+@main.command()
+@click.argument("root", default="runs", type=click.Path(file_okay=False))
+def runs(root: str) -> None:
+    """List the runs under ROOT (default: runs/), newest first."""
+    from .storage import list_runs
+
+    found = list_runs(Path(root))
+    if not found:
+        click.echo(f"no runs under {root}")
+    for path, manifest in found:
+        spec = manifest.get("spec", {})
+        click.echo(
+            f"{str(path):<28} {manifest.get('status', '?'):<11} {spec.get('count', 0):>10,} {spec.get('mode', '?'):<5} "
+            f"{','.join(spec.get('labels', [])):<30} seed {spec.get('seed')}  {manifest.get('created', '')}"
+        )
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+def show(run_dir: str) -> None:
+    """Summarise one run: its spec, counts, outcome mix and points."""
+    from . import storage
+
+    manifest = storage.read_manifest(Path(run_dir))
+    spec = manifest["spec"]
+    click.echo(f"run {run_dir}: {manifest['status']}, {manifest['shards_done']}/{manifest['shards_total']} shards, "
+               f"oklasim {manifest['version']}, seed {spec['seed']}")
+    click.echo(f"strategies: {', '.join(spec['labels'])}")
+    hands = storage.scan(Path(run_dir), "hands").collect()
+    games = storage.scan(Path(run_dir), "games").collect() if spec["mode"] == "games" else None
+    click.echo(summary_text(hands, games, spec["labels"]))
 
 
 @main.command()

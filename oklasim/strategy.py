@@ -90,6 +90,12 @@ class Strategy:
         vec[: len(self.values)] = [v for _, v in self.values]
         return vec
 
+    def canonical(self) -> str:
+        """A name that resolves to exactly this strategy: the family with every parameter spelled out."""
+        if not self.values:
+            return self.family
+        return f"{self.family}({', '.join(f'{k}={v!r}' for k, v in self.values)})"
+
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "params": dict(self.values), "source": str(self.source)}
 
@@ -213,3 +219,15 @@ def names(extra_paths=()) -> list[str]:
 def parse_overrides(items: tuple[str, ...] | list[str]) -> dict[str, float]:
     """``--param name=value`` items as a dict."""
     return _parse_settings(",".join(items), "--param")
+
+
+def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()) -> list[Strategy]:
+    """Resolve ``specs``, setting each override on every strategy that has that parameter."""
+    seats = [resolve(spec, extra_paths=extra_paths) for spec in specs]
+    for name in overrides:
+        if not any(name in dict(s.values) for s in seats):
+            raise ValueError(f"no strategy among {', '.join(s.name for s in seats)} has a parameter {name!r}")
+    return [
+        resolve(spec, {k: v for k, v in overrides.items() if k in dict(s.values)}, extra_paths)
+        for spec, s in zip(specs, seats)
+    ]

@@ -16,7 +16,8 @@ the run with the situation in the ``S_ERROR`` slots.
 from __future__ import annotations
 
 import numpy as np
-from numba import float64, int64, njit, types, uint64
+from numba import carray, float64, int64, njit, types, uint64
+from numba.extending import intrinsic
 
 from .layout import (
     ACE_GIN_ONLY,
@@ -180,6 +181,30 @@ BIT = np.int64(1)
 
 def new_board() -> np.ndarray:
     return np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
+
+
+@intrinsic
+def _as_pointer(typingctx, address, like):
+    """An int address as a pointer to the element type of the array ``like``."""
+    pointer = types.CPointer(like.dtype)
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], context.get_value_type(pointer))
+
+    return pointer(types.intp, like), codegen
+
+
+@njit(cache=True, inline="always")
+def unmanaged_nb(array):
+    """A view of a C-contiguous array without numba's reference counting.
+
+    Numba pays two atomic reference-count updates for every array argument
+    of every call; the board and its companions go through every step of a
+    hand, and their unmanaged views cut the engine's CPU time by about a
+    fifth (measured). The caller must keep ``array`` alive while the view is
+    in use: here they are arguments of the entry point or locals used after.
+    """
+    return carray(_as_pointer(array.ctypes.data, array), array.shape)
 
 
 @njit(cache=True, inline="always")
@@ -671,11 +696,23 @@ def next_dealer_nb(board, record, dealer):
 
 @njit(cache=True)
 def settle_game_nb(board, scores, boxes, game_record):
-    """Winner, box, game and shutout bonuses (RULES.md §7)."""
+    """Winner, box, game and shutout bonuses (RULES.md §7).
+
+    The highest score wins. With 3-4 players the knocker and an undercutter can
+    both pass the target in the last hand: a tie goes to whoever scored more in
+    that hand, then to its knocker, then round the table from the knocker.
+    """
     players = rule_nb(board, R_PLAYERS)
-    winner = 0
-    for seat in range(1, players):
-        if scores[seat] > scores[winner]:
+    last = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]  # the game's last hand
+    first = 0
+    if rule_nb(board, R_SINGLE_HAND) == 0 and last[H_KNOCKER] >= 0:
+        first = last[H_KNOCKER]
+    winner = first
+    for offset in range(1, players):
+        seat = (first + offset) % players
+        if scores[seat] > scores[winner] or (
+            scores[seat] == scores[winner] and last[H_SEAT_POINTS + seat] > last[H_SEAT_POINTS + winner]
+        ):
             winner = seat
     shutout = True
     for seat in range(players):
@@ -779,20 +816,30 @@ def play_games_nb(decide0, decide1, decide2, decide3, params, rules, seed, first
     with fresh buffers to go on; E_ILLEGAL: details in status[ST_ERROR:]).
     """
     deciders = (decide0, decide1, decide2, decide3)
-    board = np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
+    owner = np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
+    board = unmanaged_nb(owner)
     load_rules_nb(board, rules)
     board[HIDDEN, S_TRACING] = 1 if trace.shape[0] > 0 else 0
-    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements_owner = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements = unmanaged_nb(arrangements_owner)
+    params = unmanaged_nb(params)
+    hand_out = unmanaged_nb(hand_out)
+    trace = unmanaged_nb(trace)
+    status = unmanaged_nb(status)
+    code = E_NONE
     while status[ST_GAMES] < n_games:
         if status[ST_GAMES] >= game_out.shape[0]:
-            return E_BUFFER
+            code = E_BUFFER
+            break
         game = first_game + status[ST_GAMES]
-        error = play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, game_out[status[ST_GAMES]], trace, status)
-        if error:
-            status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
-            return error
+        code = play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, game_out[status[ST_GAMES]], trace, status)
+        if code:
+            break
         status[ST_GAMES] += 1
-    return E_NONE
+    # Read through the owners: their last uses keep the unmanaged views' memory alive to here.
+    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = owner[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+    arrangements_owner[0, 0] = 0
+    return code
 
 
 PLAY_SITUATION_SIGNATURE = int64(

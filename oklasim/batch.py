@@ -1,0 +1,317 @@
+"""Batch runs at scale: shards on any ``concurrent.futures.Executor``, parquet out, resume.
+
+A run is a ``RunSpec`` (rules, strategies, hands or games, seed) cut into
+shards of consecutive game numbers. Game ``g`` always draws from the stream
+``(stream_key(seed), g)``, so a shard's result does not depend on which
+worker plays it, on how many workers there are, or on the backend (a local
+process pool or a Dask cluster): the same seed gives the same records.
+
+>>> spec = RunSpec.create(Rules(), ["simple", "greedy"], games=30, seed=1, shard_size=10)
+>>> result = run(spec, workers=1, progress=False)
+>>> result.games.height, len(spec.shards)
+(30, 3)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait, FIRST_COMPLETED
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from . import __version__, storage
+from ._kernels import SOURCE_HASH
+from .engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
+from .rules import Rules
+from .strategy import Strategy
+
+# Shards: at least ~16 per run so every core gets work and progress moves, but
+# no bigger than a few seconds of play, which bounds memory; never below the
+# size where per-task overhead (about 0.1 s) starts to show.
+SHARD_LIMITS = {"games": (1_000, 20_000), "hands": (10_000, 200_000)}
+SHARDS_WANTED = 16
+
+
+def default_shard_size(mode: str, count: int) -> int:
+    low, high = SHARD_LIMITS[mode]
+    return max(low, min(high, -(-count // SHARDS_WANTED)))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (and nothing that does not, like the worker count)."""
+
+    rules: dict[str, Any]
+    strategies: tuple[str, ...]  # canonical specs: every parameter spelled out
+    strategy_paths: tuple[str, ...]
+    mode: str  # "games" or "hands"
+    count: int
+    seed: int
+    shard_size: int
+    strategy_sources: tuple[str, ...] = field(default=())
+    labels: tuple[str, ...] = field(default=())  # the names as the user wrote them
+
+    @classmethod
+    def create(
+        cls,
+        rules: Rules,
+        strategies: Sequence[str | Strategy],
+        games: int | None = None,
+        hands: int | None = None,
+        seed: int = 0,
+        shard_size: int | None = None,
+        strategy_paths: Sequence[str] = (),
+    ) -> RunSpec:
+        if (games is None) == (hands is None):
+            raise ValueError("give exactly one of --games N or --hands N")
+        count = games if games is not None else hands
+        if count < 1:
+            raise ValueError(f"the number of {'games' if games is not None else 'hands'} must be at least 1")
+        stream_key(seed)  # validates the seed
+        mode = "games" if games is not None else "hands"
+        size = shard_size or default_shard_size(mode, count)
+        if size < 1:
+            raise ValueError(f"shard size must be at least 1, got {size}")
+        paths = tuple(str(Path(p).resolve()) for p in strategy_paths)
+        seats = resolve_all(strategies, rules.players, paths)
+        return cls(
+            rules=rules.to_dict(),
+            strategies=tuple(s.canonical() for s in seats),
+            strategy_paths=paths,
+            mode=mode,
+            count=count,
+            seed=int(seed),
+            shard_size=size,
+            strategy_sources=tuple(_file_hash(s.source) for s in seats),
+            labels=tuple(s.name for s in seats),
+        )
+
+    @property
+    def shards(self) -> list[tuple[int, int]]:
+        """(first game, number of games) of each shard."""
+        return [(first, min(self.shard_size, self.count - first)) for first in range(0, self.count, self.shard_size)]
+
+    @property
+    def run_id(self) -> str:
+        return hashlib.sha256(repr(sorted(asdict(self).items())).encode()).hexdigest()[:16]
+
+    def rules_object(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+    def seats(self) -> tuple[Strategy, ...]:
+        return resolve_all(list(self.strategies), self.rules_object().players, self.strategy_paths)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["run_id"] = self.run_id
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunSpec:
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for key in ("strategies", "strategy_paths", "strategy_sources", "labels"):
+            fields[key] = tuple(fields.get(key, ()))
+        return cls(**fields)
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, int, Any]:
+    """Play one shard (in a worker). Writes parquet when ``run_dir`` is given, else returns the frames.
+
+    Returns (hands written, games written, frames or None).
+    """
+    rules = spec.rules_object()
+    first, count = spec.shards[shard]
+    hands_only = spec.mode == "hands"
+    hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands_only), spec.seats(), spec.seed, first, count)
+    hands = hands_frame(hand_records, rules.players)
+    games = None if hands_only else games_frame(game_records, rules.players)
+    if run_dir is None:
+        return hands.height, count, (hands, games)
+    if games is not None:  # games first: a shard counts as done once its hands file exists
+        storage.write_shard(Path(run_dir), "games", shard, games, spec.run_id)
+    storage.write_shard(Path(run_dir), "hands", shard, hands, spec.run_id)
+    return hands.height, count, None
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    run_dir: Path | None
+    hands_frames: list[pl.DataFrame]
+    games_frames: list[pl.DataFrame]
+    seconds: float
+
+    @property
+    def hands(self) -> pl.DataFrame:
+        if self.run_dir is not None:
+            return storage.scan(self.run_dir, "hands").collect()
+        return pl.concat(self.hands_frames)
+
+    @property
+    def games(self) -> pl.DataFrame | None:
+        if self.spec.mode == "hands":
+            return None
+        if self.run_dir is not None:
+            return storage.scan(self.run_dir, "games").collect()
+        return pl.concat(self.games_frames)
+
+
+def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool) -> set[int]:
+    """Check the output folder and return the shards already finished (for --resume)."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"{run_dir} exists and is not a folder")
+    exists = (run_dir / storage.MANIFEST).exists()
+    if exists and not (resume or overwrite):
+        raise ValueError(f"{run_dir} already holds a run; add --resume to finish it or --overwrite to replace it")
+    if not exists and run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
+        raise ValueError(f"{run_dir} is not empty and holds no oklasim run; choose another --out")
+    if overwrite and exists:
+        for kind in storage.KINDS:
+            for part in (run_dir / kind).glob("part-*.parquet"):
+                part.unlink()
+        return set()
+    if not (resume and exists):
+        return set()
+    old = storage.read_manifest(run_dir)
+    if old.get("spec", {}).get("run_id") != spec.run_id:
+        raise ValueError(
+            f"{run_dir} holds a different run (other rules, strategies, seed or size); "
+            "resume with the same arguments, or use --overwrite"
+        )
+    done = set()
+    for shard in range(len(spec.shards)):
+        if storage.shard_rows(run_dir, "hands", shard, spec.run_id) is not None:
+            if spec.mode == "games" and storage.shard_rows(run_dir, "games", shard, spec.run_id) is None:
+                continue
+            done.add(shard)
+    return done
+
+
+def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str) -> dict:
+    return {
+        "spec": spec.to_json(),
+        "version": __version__,
+        "source_hash": SOURCE_HASH,
+        "stream_key": stream_key(spec.seed),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "status": status,
+        "shards_done": done,
+        "shards_total": len(spec.shards),
+        "hands_written": hands,
+        "seconds": round(seconds, 3),
+        "backend": executor_name,
+    }
+
+
+def make_executor(workers: int, scheduler: str | None = None, dask_local: int | None = None):
+    """(executor or None for in-process, a cleanup callable, a name for the manifest)."""
+    if scheduler or dask_local:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ValueError("Dask is not installed: pip install 'oklasim[dask]'") from None
+        if scheduler:
+            client = Client(scheduler, timeout="10s")
+            return client.get_executor(), client.close, f"dask {scheduler}"
+        cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+
+        def close() -> None:
+            client.close()
+            cluster.close()
+
+        return client.get_executor(), close, f"dask local x{dask_local}"
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if workers == 1:
+        return None, lambda: None, "in-process"
+    # forkserver: workers start clean (no inherited numba/LLVM state) and fast.
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+    return pool, lambda: pool.shutdown(wait=True, cancel_futures=True), f"process pool x{workers}"
+
+
+def run(
+    spec: RunSpec,
+    run_dir: str | Path | None = None,
+    workers: int = 1,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool = True,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+) -> RunResult:
+    """Play every shard of ``spec`` not yet done; write to ``run_dir`` or keep the frames in memory."""
+    out = Path(run_dir) if run_dir is not None else None
+    done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
+    todo = [shard for shard in range(len(spec.shards)) if shard not in done]
+    spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
+    started = time.perf_counter()
+    executor, close, backend = make_executor(workers, scheduler, dask_local)
+    hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
+    if out is not None:
+        storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend))
+    frames: dict[int, tuple] = {}
+    bar = _progress_bar(spec, done, progress)
+    status = "interrupted"
+    try:
+        target = str(out) if out is not None else None
+        if executor is None:
+            for shard in todo:
+                hands, games, result = play_shard(spec, shard, target)
+                hands_written += hands
+                frames[shard] = result
+                done.add(shard)
+                bar.update(spec.shards[shard][1])
+        else:
+            pending: dict[Future, int] = {executor.submit(play_shard, spec, s, target): s for s in todo}
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    shard = pending.pop(future)
+                    hands, games, result = future.result()
+                    hands_written += hands
+                    frames[shard] = result
+                    done.add(shard)
+                    bar.update(spec.shards[shard][1])
+        status = "complete"
+    finally:
+        bar.close()
+        close()
+        seconds = time.perf_counter() - started
+        if out is not None:
+            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend))
+    ordered = [frames[s] for s in sorted(frames)]
+    return RunResult(
+        spec,
+        out,
+        [f[0] for f in ordered if f is not None],
+        [f[1] for f in ordered if f is not None and f[1] is not None],
+        seconds,
+    )
+
+
+def _progress_bar(spec: RunSpec, done: set[int], enabled: bool):
+    """A tqdm bar in games (or hands) per second with ETA; silent when not on a terminal."""
+    from tqdm import tqdm
+
+    initial = sum(spec.shards[s][1] for s in done)
+    return tqdm(
+        total=spec.count,
+        initial=initial,
+        unit=" " + spec.mode,
+        unit_scale=True,
+        disable=None if enabled else True,  # None: only on a terminal
+        smoothing=0.1,
+        dynamic_ncols=True,
+    )

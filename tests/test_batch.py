@@ -1,0 +1,168 @@
+"""Batch runs: identical results on any number of workers and on Dask, parquet provenance, resume, bad input."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from oklasim import storage
+from oklasim.batch import RunSpec, run
+from oklasim.cli import main
+from oklasim.engine import simulate
+from oklasim.rules import Rules
+
+SORT = ["game", "hand"]
+
+
+def spec(**kwargs):
+    args = dict(games=120, seed=5, shard_size=25)
+    args.update(kwargs)
+    return RunSpec.create(Rules(), ["simple", "greedy"], **args)
+
+
+def test_same_results_with_one_or_two_workers_and_in_memory(tmp_path):
+    one = run(spec(), tmp_path / "one", workers=1, progress=False)
+    two = run(spec(), tmp_path / "two", workers=2, progress=False)
+    memory = run(spec(), None, workers=2, progress=False)
+    direct = simulate(Rules(), ["simple", "greedy"], games=120, seed=5)
+    for result in (two, memory):
+        assert result.hands.sort(SORT).equals(one.hands.sort(SORT))
+        assert result.games.sort("game").equals(one.games.sort("game"))
+    assert direct.hands.equals(one.hands.sort(SORT))
+
+
+@pytest.mark.slow
+def test_same_results_on_a_local_dask_cluster(tmp_path):
+    local = run(spec(), tmp_path / "local", workers=1, progress=False)
+    dask = run(spec(), tmp_path / "dask", dask_local=2, progress=False)
+    assert dask.hands.sort(SORT).equals(local.hands.sort(SORT))
+    assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["backend"] == "dask local x2"
+
+
+def test_parquet_and_manifest_carry_provenance(tmp_path):
+    result = run(spec(), tmp_path / "r", workers=1, progress=False)
+    manifest = storage.read_manifest(tmp_path / "r")
+    assert manifest["status"] == "complete" and manifest["shards_done"] == manifest["shards_total"] == 5
+    assert manifest["spec"]["rules"] == Rules().to_dict() and manifest["spec"]["seed"] == 5
+    assert manifest["spec"]["labels"] == ["simple", "greedy"] and manifest["version"]
+    assert manifest["source_hash"] and manifest["hands_written"] == result.hands.height
+    meta = pq.read_metadata(storage.shard_path(tmp_path / "r", "hands", 0))
+    assert meta.schema.to_arrow_schema().metadata[b"oklasim.run"].decode() == result.spec.run_id
+    assert meta.row_group(0).column(0).compression == "ZSTD"
+    schema = pl.read_parquet_schema(storage.shard_path(tmp_path / "r", "hands", 0))
+    assert schema["knock_limit"] == pl.Int8 and schema["points"] == pl.Int32
+
+
+def test_resume_finishes_only_the_missing_shards(tmp_path):
+    full = run(spec(), tmp_path / "full", workers=1, progress=False)
+    partial = tmp_path / "partial"
+    run(spec(), partial, workers=1, progress=False)
+    for shard in (1, 3):  # as if the run had stopped before these
+        storage.shard_path(partial, "hands", shard).unlink()
+    before = storage.shard_path(partial, "hands", 0).stat().st_mtime_ns
+    resumed = run(spec(), partial, workers=2, resume=True, progress=False)
+    assert storage.shard_path(partial, "hands", 0).stat().st_mtime_ns == before  # kept, not replayed
+    assert resumed.hands.sort(SORT).equals(full.hands.sort(SORT))
+    assert resumed.games.sort("game").equals(full.games.sort("game"))
+
+
+@pytest.mark.slow
+def test_killed_run_resumes_to_the_same_result(tmp_path):
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "oklasim.cli", "simulate", "--strategies", "simple,greedy", "--games", "40000",
+               "--shard-size", "1000", "--seed", "3", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((out / "hands").glob("part-*.parquet"))) < 3:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    finished = len(list((out / "hands").glob("part-*.parquet")))
+    assert 0 < finished < 40
+    assert not list(out.rglob("*.tmp")) or all(p.name.startswith(".") for p in out.rglob("*.tmp"))
+    subprocess.run(command + ["--resume"], check=True, stdout=subprocess.DEVNULL)
+    whole = run(RunSpec.create(Rules(), ["simple", "greedy"], games=40000, seed=3, shard_size=1000), None,
+                workers=2, progress=False)
+    resumed = storage.scan(out, "hands").collect().sort(SORT)
+    assert resumed.equals(whole.hands.sort(SORT))
+
+
+def test_refuses_to_overwrite_or_mix_runs(tmp_path):
+    run(spec(), tmp_path / "r", workers=1, progress=False)
+    with pytest.raises(ValueError, match="already holds a run"):
+        run(spec(), tmp_path / "r", workers=1, progress=False)
+    with pytest.raises(ValueError, match="holds a different run"):
+        run(spec(seed=6), tmp_path / "r", workers=1, resume=True, progress=False)
+    overwritten = run(spec(seed=6), tmp_path / "r", workers=1, overwrite=True, progress=False)
+    assert storage.read_manifest(tmp_path / "r")["spec"]["seed"] == 6 and overwritten.games.height == 120
+
+
+def test_foreign_or_corrupt_parquet_on_resume(tmp_path):
+    out = tmp_path / "r"
+    run(spec(), out, workers=1, progress=False)
+    other = tmp_path / "other"
+    run(spec(seed=9), other, workers=1, progress=False)
+    storage.shard_path(out, "hands", 2).write_bytes(storage.shard_path(other, "hands", 2).read_bytes())
+    with pytest.raises(ValueError, match="belongs to another run"):
+        run(spec(), out, workers=1, resume=True, progress=False)
+    storage.shard_path(out, "hands", 2).write_bytes(b"not parquet at all")
+    with pytest.raises(ValueError, match="not a readable parquet file"):
+        run(spec(), out, workers=1, resume=True, progress=False)
+
+
+def cli(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--strategies", "nosuch", "--games", "5"], "unknown strategy 'nosuch'"),
+        (["--strategies", "random", "--param", "colour=3", "--games", "5"], "has a parameter 'colour'"),
+        (["--strategies", "random(knock_probability=3)", "--games", "5"], "outside 0..1"),
+        (["--rules", "nosuch", "--games", "5"], "neither a preset"),
+        (["--games", "5", "--hands", "5"], "exactly one of"),
+        (["--games", "0"], "at least 1"),
+        (["--games", "5", "--seed", "-1"], "non-negative"),
+        (["--games", "5", "--resume"], "need --out"),
+        (["--games", "5", "--workers", "0"], "at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_and_nonzero(args, message):
+    result = cli("simulate", *args)
+    assert result.exit_code != 0
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_unwritable_output(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = cli("simulate", "--games", "5", "--out", str(blocker))
+    assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_bad_rules_file(tmp_path):
+    path = tmp_path / "rules.toml"
+    path.write_text("[rules]\nundercut_bonus = -3\n")
+    result = cli("simulate", "--games", "5", "--rules", str(path))
+    assert result.exit_code != 0 and "must not be negative" in result.output
+
+
+def test_simulate_runs_and_show_summarise(tmp_path):
+    out = tmp_path / "runs" / "small"
+    result = cli("simulate", "--strategies", "simple,greedy", "--games", "200", "--seed", "1", "--out", str(out), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "games won" in result.output and "written to" in result.output
+    listed = cli("runs", str(tmp_path / "runs"))
+    assert "small" in listed.output and "complete" in listed.output
+    shown = cli("show", str(out))
+    assert shown.exit_code == 0 and "simple" in shown.output and "outcomes:" in shown.output
