@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import resource
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait, FIRST_COMPLETED
@@ -125,10 +126,10 @@ def _file_hash(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, int, Any]:
+def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, Any, float]:
     """Play one shard (in a worker). Writes parquet when ``run_dir`` is given, else returns the frames.
 
-    Returns (hands written, games written, frames or None).
+    Returns (hands written, frames or None, the worker's peak memory in MB so far).
     """
     rules = spec.rules_object()
     first, count = spec.shards[shard]
@@ -136,12 +137,14 @@ def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, int
     hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands_only), spec.seats(), spec.seed, first, count)
     hands = hands_frame(hand_records, rules.players)
     games = None if hands_only else games_frame(game_records, rules.players)
+    frames = None
     if run_dir is None:
-        return hands.height, count, (hands, games)
-    if games is not None:  # games first: a shard counts as done once its hands file exists
-        storage.write_shard(Path(run_dir), "games", shard, games, spec.run_id)
-    storage.write_shard(Path(run_dir), "hands", shard, hands, spec.run_id)
-    return hands.height, count, None
+        frames = (hands, games)
+    else:
+        if games is not None:  # games first: a shard counts as done once its hands file exists
+            storage.write_shard(Path(run_dir), "games", shard, games, spec.run_id)
+        storage.write_shard(Path(run_dir), "hands", shard, hands, spec.run_id)
+    return hands.height, frames, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 @dataclass
@@ -151,6 +154,7 @@ class RunResult:
     hands_frames: list[pl.DataFrame]
     games_frames: list[pl.DataFrame]
     seconds: float
+    peak_worker_mb: float
 
     @property
     def hands(self) -> pl.DataFrame:
@@ -198,7 +202,7 @@ def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool)
     return done
 
 
-def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str) -> dict:
+def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str, peak_mb=0.0):
     return {
         "spec": spec.to_json(),
         "version": __version__,
@@ -211,6 +215,7 @@ def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int,
         "hands_written": hands,
         "seconds": round(seconds, 3),
         "backend": executor_name,
+        "peak_worker_mb": round(peak_mb, 1),
     }
 
 
@@ -262,15 +267,16 @@ def run(
     if out is not None:
         storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend))
     frames: dict[int, tuple] = {}
+    peak_mb = 0.0
     bar = _progress_bar(spec, done, progress)
     status = "interrupted"
     try:
         target = str(out) if out is not None else None
         if executor is None:
             for shard in todo:
-                hands, games, result = play_shard(spec, shard, target)
+                hands, frames[shard], peak = play_shard(spec, shard, target)
                 hands_written += hands
-                frames[shard] = result
+                peak_mb = max(peak_mb, peak)
                 done.add(shard)
                 bar.update(spec.shards[shard][1])
         else:
@@ -279,9 +285,9 @@ def run(
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     shard = pending.pop(future)
-                    hands, games, result = future.result()
+                    hands, frames[shard], peak = future.result()
                     hands_written += hands
-                    frames[shard] = result
+                    peak_mb = max(peak_mb, peak)
                     done.add(shard)
                     bar.update(spec.shards[shard][1])
         status = "complete"
@@ -290,7 +296,7 @@ def run(
         close()
         seconds = time.perf_counter() - started
         if out is not None:
-            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend))
+            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend, peak_mb))
     ordered = [frames[s] for s in sorted(frames)]
     return RunResult(
         spec,
@@ -298,6 +304,7 @@ def run(
         [f[0] for f in ordered if f is not None],
         [f[1] for f in ordered if f is not None and f[1] is not None],
         seconds,
+        peak_mb,
     )
 
 

@@ -167,6 +167,64 @@ def summary_text(hands, games, labels) -> str:
     return run_summary(hands, games, labels)
 
 
+def match_options(command):
+    for option in reversed([
+        rules_option,
+        click.option("--hands", type=int, help="Deals to play, each in both seatings [100,000 if no --games]."),
+        click.option("--games", type=int, help="Games to play, each in both seatings."),
+        click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same deals."),
+        click.option("--workers", default=os.cpu_count() or 1, show_default=True, help="Worker processes."),
+        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
+        strategy_path_option,
+    ]):
+        command = option(command)
+    return command
+
+
+def match_arguments(rules_spec, hands, games, seed, workers, strategy_paths) -> dict:
+    if hands is None and games is None:
+        hands = 100_000
+    return dict(rules=Rules.load(rules_spec), hands=hands, games=games, seed=seed, workers=workers,
+                strategy_paths=strategy_paths)
+
+
+@main.command("match")
+@click.argument("a")
+@click.argument("b")
+@match_options
+def match_command(a, b, rules_spec, hands, games, seed, workers, as_json, strategy_paths) -> None:
+    """Play strategy A against B on paired deals: points per hand, win rates, outcome mix, with 95% intervals.
+
+    Every deal is played twice with the seats swapped, so the luck of the cards
+    cancels in the difference. Example: oklasim match simple greedy --hands 200000
+    """
+    import json
+
+    from .match import match, match_text
+
+    result = match(a, b, **match_arguments(rules_spec, hands, games, seed, workers, strategy_paths),
+                   progress=not as_json)
+    click.echo(json.dumps(result.as_dict(), indent=2) if as_json else match_text(result))
+
+
+@main.command("tournament")
+@click.argument("strategies", nargs=-1, required=True)
+@match_options
+def tournament_command(strategies, rules_spec, hands, games, seed, workers, as_json, strategy_paths) -> None:
+    """Round robin of paired matches between STRATEGIES, with a ranking.
+
+    Example: oklasim tournament simple greedy random asap gin_only --hands 50000
+    """
+    import json
+
+    from .match import tournament, tournament_text
+
+    args = match_arguments(rules_spec, hands, games, seed, workers, strategy_paths)
+    say = None if as_json else (lambda a, b: click.echo(f"played {a} vs {b}", err=True))
+    result = tournament(list(strategies), progress_callback=say, **args)
+    click.echo(json.dumps(result.as_dict(), indent=2) if as_json else tournament_text(result))
+
+
 @main.command()
 @click.argument("root", default="runs", type=click.Path(file_okay=False))
 def runs(root: str) -> None:

@@ -70,3 +70,15 @@ def paired_difference(a, b) -> Estimate:
     if a.shape != b.shape:
         raise ValueError("paired samples must have the same length")
     return mean_ci(a - b)
+
+
+def ratio_ci(numerators, denominators, z: float = Z95) -> Estimate:
+    """sum(x) / sum(y) over independent units (e.g. points per hand over games), delta-method interval."""
+    x, y = np.asarray(numerators, dtype=np.float64), np.asarray(denominators, dtype=np.float64)
+    n = x.size
+    ratio = float(x.sum() / y.sum())
+    if n < 2:
+        return Estimate(ratio, float("-inf"), float("inf"), n)
+    residual = x - ratio * y
+    half = z * float(np.sqrt(residual.var(ddof=1) * n)) / float(y.sum())
+    return Estimate(ratio, ratio - half, ratio + half, n)
