@@ -14,8 +14,10 @@ process pool or a Dask cluster): the same seed gives the same records.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import multiprocessing
+import os
 import resource
 import time
 from collections.abc import Sequence
@@ -219,16 +221,49 @@ def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int,
     }
 
 
-def make_executor(workers: int, scheduler: str | None = None, dask_local: int | None = None):
-    """(executor or None for in-process, a cleanup callable, a name for the manifest)."""
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool kept for the life of the process: studies run many configurations, and
+    starting workers (imports, loading compiled kernels) costs seconds each time."""
+    if workers not in _POOLS:
+        # forkserver: workers start clean (no inherited numba/LLVM state) and fast.
+        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+    return _POOLS[workers]
+
+
+def _drop_pool(workers: int) -> None:
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+atexit.register(lambda: [_drop_pool(w) for w in list(_POOLS)])
+
+SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, roughly: below ~2 s a pool does not pay
+
+
+def auto_workers(spec: RunSpec) -> int:
+    seconds = spec.count * SECONDS_PER_UNIT[spec.mode]
+    return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, len(spec.shards)))
+
+
+def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None, dask_local: int | None = None):
+    """(executor or None for in-process, a cleanup for errors, a cleanup at the end, a name for the manifest)."""
     if scheduler or dask_local:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
             raise ValueError("Dask is not installed: pip install 'oklasim[dask]'") from None
         if scheduler:
-            client = Client(scheduler, timeout="10s")
-            return client.get_executor(), client.close, f"dask {scheduler}"
+            try:
+                client = Client(scheduler, timeout="10s")
+            except OSError as exc:
+                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            return client.get_executor(), client.close, client.close, f"dask {scheduler}"
+        if dask_local < 1:
+            raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
         cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
 
@@ -236,33 +271,36 @@ def make_executor(workers: int, scheduler: str | None = None, dask_local: int | 
             client.close()
             cluster.close()
 
-        return client.get_executor(), close, f"dask local x{dask_local}"
+        return client.get_executor(), close, close, f"dask local x{dask_local}"
+    if workers is None:
+        workers = auto_workers(spec)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
-        return None, lambda: None, "in-process"
-    # forkserver: workers start clean (no inherited numba/LLVM state) and fast.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
-    return pool, lambda: pool.shutdown(wait=True, cancel_futures=True), f"process pool x{workers}"
+        return None, lambda: None, lambda: None, "in-process"
+    return _pool(workers), lambda: _drop_pool(workers), lambda: None, f"process pool x{workers}"
 
 
 def run(
     spec: RunSpec,
     run_dir: str | Path | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     resume: bool = False,
     overwrite: bool = False,
     progress: bool = True,
     scheduler: str | None = None,
     dask_local: int | None = None,
 ) -> RunResult:
-    """Play every shard of ``spec`` not yet done; write to ``run_dir`` or keep the frames in memory."""
+    """Play every shard of ``spec`` not yet done; write to ``run_dir`` or keep the frames in memory.
+
+    ``workers=None`` picks in-process play for small runs and every core otherwise.
+    """
     out = Path(run_dir) if run_dir is not None else None
     done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
     todo = [shard for shard in range(len(spec.shards)) if shard not in done]
     spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
     started = time.perf_counter()
-    executor, close, backend = make_executor(workers, scheduler, dask_local)
+    executor, abandon, close, backend = make_executor(spec, workers, scheduler, dask_local)
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
     if out is not None:
         storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend))
@@ -291,6 +329,9 @@ def run(
                     done.add(shard)
                     bar.update(spec.shards[shard][1])
         status = "complete"
+    except BaseException:
+        abandon()  # a pool that saw an interrupt or a crash is not reused
+        raise
     finally:
         bar.close()
         close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -123,7 +122,7 @@ def rules_option(command):
 @click.option("--games", type=int, help="Complete games to the target score.")
 @click.option("--hands", type=int, help="Independent hands (each dealt at score 0).")
 @click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same games.")
-@click.option("--workers", default=os.cpu_count() or 1, show_default=True, help="Worker processes.")
+@click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run].")
 @click.option("--out", "out", type=click.Path(file_okay=False), help="Run folder for parquet output (runs/NAME).")
 @click.option("--shard-size", type=int, help="Games (or hands) per shard [count/16, within 1,000-20,000 games or 10,000-200,000 hands].")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out, keeping its finished shards.")
@@ -173,7 +172,7 @@ def match_options(command):
         click.option("--hands", type=int, help="Deals to play, each in both seatings [100,000 if no --games]."),
         click.option("--games", type=int, help="Games to play, each in both seatings."),
         click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same deals."),
-        click.option("--workers", default=os.cpu_count() or 1, show_default=True, help="Worker processes."),
+        click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run]."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
         strategy_path_option,
     ]):
@@ -223,6 +222,36 @@ def tournament_command(strategies, rules_spec, hands, games, seed, workers, as_j
     say = None if as_json else (lambda a, b: click.echo(f"played {a} vs {b}", err=True))
     result = tournament(list(strategies), progress_callback=say, **args)
     click.echo(json.dumps(result.as_dict(), indent=2) if as_json else tournament_text(result))
+
+
+@main.command("run")
+@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.option("--quick", is_flag=True, help="A small sample: the same report in well under a minute.")
+@click.option("--workers", type=int, help="Worker processes [all cores, or in-process for small runs].")
+@click.option("--runs", "runs_root", default="runs", show_default=True, help="Where the raw runs go.")
+@click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
+def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
+    """Run the study described in EXPERIMENT (a TOML file in experiments/) and write its report.
+
+    Runs already complete with the same spec are reused, interrupted ones resumed.
+    Example: oklasim run experiments/upcard_effects.toml --quick
+    """
+    from .experiment import run_experiment
+
+    started = time.perf_counter()
+    index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root)
+    click.echo(f"report: {index} ({time.perf_counter() - started:.1f} s)")
+    click.echo(f"        {index.parent / 'report.md'}")
+
+
+@main.command("report")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
+def report_command(run_dir, reports_root) -> None:
+    """Build the report of an existing run (a study folder or a simulate --out folder)."""
+    from .experiment import build_report
+
+    click.echo(f"report: {build_report(run_dir, reports_root)}")
 
 
 @main.command()

@@ -1,0 +1,153 @@
+"""Study: what the upcard does to a hand, and Oklahoma against plain gin.
+
+By upcard rank: the outcome mix (knock, gin, undercut, void), hand length in
+draws, points per hand, how often the first upcard is taken and by whom, and
+the dealer's edge; the same under plain gin (fixed limit 10) for comparison;
+by suit when spades double. Options (``[options]``): ``spade_double = true``
+adds the by-suit section.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+
+from .. import storage
+from ..batch import RunSpec
+from ..experiment import Experiment, ensure_run, provenance
+from ..report import Report
+from .common import error_bars, fmt, group_means, group_shares, rank_sorted, with_rank
+
+OUTCOMES = ("knock", "gin", "undercut", "void")
+COLOURS = {"knock": "#4c78a8", "gin": "#54a24b", "undercut": "#e45756", "void": "#bab0ac"}
+
+
+def check(experiment: Experiment) -> None:
+    if experiment.mode != "hands":
+        raise ValueError(f"{experiment.source}: upcard_effects plays independent hands: use hands = N")
+    if experiment.base_rules().players != 2:
+        raise ValueError(f"{experiment.source}: upcard_effects compares two-player hands")
+
+
+def configurations(experiment: Experiment) -> dict[str, RunSpec]:
+    rules = experiment.base_rules()
+    variants = {"oklahoma": rules.replace(oklahoma=True), "plain": rules.replace(oklahoma=False)}
+    if experiment.options.get("spade_double", False):
+        variants["spades"] = rules.replace(oklahoma=True, spade_double=True)
+    return {
+        name: RunSpec.create(r, list(experiment.strategies), seed=experiment.seed, **experiment.size())
+        for name, r in variants.items()
+    }
+
+
+def run(experiment: Experiment, run_dir: Path, workers: int) -> None:
+    for name, spec in configurations(experiment).items():
+        ensure_run(spec, run_dir / name, workers)
+
+
+DEALER_EDGE = (
+    pl.when(pl.col("dealer") == 0)
+    .then(pl.col("points_0") - pl.col("points_1"))
+    .otherwise(pl.col("points_1") - pl.col("points_0"))
+)
+
+
+def by_upcard(hands: pl.DataFrame, key: str = "upcard_rank") -> pl.DataFrame:
+    """One row per upcard rank (or suit): outcome shares, draws, points, pick-ups, dealer edge."""
+    hands = with_rank(hands)
+    shares = group_shares(
+        hands,
+        [key],
+        {o: pl.col("outcome").is_in([o, "big_gin"] if o == "gin" else [o, "guard"] if o == "void" else [o])
+         for o in OUTCOMES}
+        | {
+            "taken_by_non_dealer": pl.col("first_taker") == 1 - pl.col("dealer"),
+            "taken_by_dealer": pl.col("first_taker") == pl.col("dealer"),
+        },
+    )
+    means = group_means(hands, [key], {"draws": pl.col("draws"), "points": pl.col("points"), "dealer_edge": DEALER_EDGE})
+    return shares.join(means.drop("n"), on=key)
+
+
+def _outcome_figure(tables: dict[str, pl.DataFrame]):
+    fig, axes = plt.subplots(1, len(tables), figsize=(5.5 * len(tables), 3.8), sharey=True)
+    for ax, (name, table) in zip(np.atleast_1d(axes), tables.items()):
+        x = np.arange(table.height)
+        bottom = np.zeros(table.height)
+        for outcome in OUTCOMES:
+            share = table[outcome].to_numpy()
+            ax.bar(x, share, bottom=bottom, color=COLOURS[outcome], label=outcome)
+            bottom += share
+        ax.set_xticks(x, table["upcard_rank"].cast(pl.String).to_list())
+        ax.set_title(name)
+        ax.set_xlabel("upcard rank")
+    np.atleast_1d(axes)[0].set_ylabel("share of hands")
+    np.atleast_1d(axes)[-1].legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def _line_figure(tables: dict[str, pl.DataFrame], column: str, ylabel: str):
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for offset, (name, table) in enumerate(tables.items()):
+        x = np.arange(table.height) + 0.08 * offset
+        error_bars(ax, x, table, column, name)
+    table = next(iter(tables.values()))
+    ax.set_xticks(np.arange(table.height), table["upcard_rank"].cast(pl.String).to_list())
+    ax.set_xlabel("upcard rank")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def _summary(tables: dict[str, pl.DataFrame], plain_all: pl.DataFrame, okla_all: pl.DataFrame) -> list[str]:
+    okla = tables["Oklahoma"]
+    row = {r["upcard_rank"]: r for r in okla.iter_rows(named=True)}
+    lines = [
+        f"An ace upcard (gin only) makes {fmt(100 * row['A']['gin'])}% of hands end in gin and "
+        f"{fmt(100 * row['A']['void'])}% in a void wall; a king (limit 10) {fmt(100 * row['K']['gin'])}% and "
+        f"{fmt(100 * row['K']['void'])}%.",
+        f"Hands last {fmt(row['A']['draws'])} draws with an ace upcard, {fmt(row['2']['draws'])} with a two and "
+        f"{fmt(row['K']['draws'])} with a king; plain gin averages {fmt(plain_all['draws'][0])} draws, "
+        f"Oklahoma {fmt(okla_all['draws'][0])}.",
+        f"The non-dealer is offered the upcard first and takes it in {fmt(100 * okla_all['taken_by_non_dealer'][0])}% "
+        f"of hands, the dealer in {fmt(100 * okla_all['taken_by_dealer'][0])}%.",
+        f"The dealer's edge is {fmt(okla_all['dealer_edge'][0], 2)} points per hand "
+        f"(95% interval {fmt(okla_all['dealer_edge_lo'][0], 2)} to {fmt(okla_all['dealer_edge_hi'][0], 2)}); "
+        f"a negative edge favours the non-dealer, who sees the upcard first and plays first.",
+    ]
+    return lines
+
+
+def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
+    specs = configurations(experiment)
+    names = {"oklahoma": "Oklahoma", "plain": "plain gin", "spades": "Oklahoma, spades double"}
+    frames = {names[k]: storage.scan(run_dir / k, "hands").collect() for k in specs}
+    tables = {name: rank_sorted(by_upcard(hands)) for name, hands in frames.items() if name != names["spades"]}
+    overall = {name: by_upcard(hands.with_columns(pl.lit("all").alias("upcard")), "upcard") for name, hands in frames.items()}
+    doc = Report(report_dir, experiment.title)
+    doc.summary = _summary(tables, overall["plain gin"], overall["Oklahoma"])
+    doc.provenance = provenance(experiment, specs)
+    doc.figure("outcomes_by_upcard", _outcome_figure(tables), "Outcome mix by upcard rank",
+               "Share of hands ending in a knock, gin, undercut or void wall. Under Oklahoma the upcard sets the "
+               "knock limit; under plain gin the limit is always 10 and the upcard's rank matters little.")
+    doc.figure("draws_by_upcard", _line_figure(tables, "draws", "draws per hand"), "Hand length by upcard rank",
+               "Mean draws per hand (both players), with 95% intervals.")
+    doc.figure("points_by_upcard", _line_figure(tables, "points", "points per hand"), "Points per hand by upcard rank",
+               "Mean points scored in a hand (by its winner; 0 for a void hand), with 95% intervals.")
+    doc.figure("dealer_edge_by_upcard", _line_figure(tables, "dealer_edge", "dealer minus non-dealer points"),
+               "The dealer's edge by upcard rank", "Mean of the dealer's points minus the non-dealer's, per hand.")
+    for name, table in tables.items():
+        doc.table(f"by_upcard_{'oklahoma' if name == 'Oklahoma' else 'plain'}", table.with_columns(
+            pl.col("upcard_rank").cast(pl.String)), f"By upcard rank: {name}",
+            "Shares and means per upcard rank; *_lo and *_hi bound the 95% interval.")
+    if names["spades"] in frames:
+        by_suit = by_upcard(frames[names["spades"]], "upcard_suit").sort("upcard_suit")
+        doc.table("by_suit_spades_double", by_suit, "By upcard suit when a spade doubles the hand",
+                  "With spade doubling, a spade upcard doubles every score of the hand (bonuses included).")
+    doc.table("overall", pl.concat([t.with_columns(pl.lit(n).alias("rules")) for n, t in overall.items()]).drop("upcard"),
+              "All hands", "The same figures over all upcards.")
+    return doc.write()
