@@ -82,11 +82,27 @@ class Situation:
             raise ValueError("situation: the discard pile cannot be empty between turns")
         if self.phase == "offer" and (self.pile != (self.upcard,) or self.offers >= rules.players):
             raise ValueError("situation: during the first-turn offer the pile is just the upcard")
+        left = (self.dealer + 1) % rules.players
+        if self.phase == "offer" and self.turn != (left + self.offers) % rules.players:
+            raise ValueError("situation: the upcard is offered round the table from the dealer's left")
+        if self.phase == "forced_stock" and self.turn != left:
+            raise ValueError("situation: when all pass, the player on the dealer's left draws from the stock")
         if len(self.complete_stock()) < 3:
             raise ValueError("situation: the hand ended at the wall with 2 cards in the stock")
 
     def with_turn(self, turn: int, phase: str = "draw") -> Situation:
         return replace(self, turn=turn, phase=phase)
+
+
+def passed_seats(players: int, situation: Situation) -> list[int]:
+    """The seats that passed the first upcard: round the table from the dealer's left."""
+    if situation.phase == "offer":
+        count = situation.offers
+    elif situation.first_taker < 0:
+        count = players
+    else:
+        count = (situation.first_taker - situation.dealer - 1) % players
+    return [(situation.dealer + 1 + k) % players for k in range(count)]
 
 
 def board_for(rules: Rules, situation: Situation) -> np.ndarray:
@@ -113,7 +129,8 @@ def board_for(rules: Rules, situation: Situation) -> np.ndarray:
     for seat in range(rules.players):
         board[seat, L.V_HAND] = situation.hands[seat]
         board[: rules.players, L.V_TAKEN + seat] = situation.taken[seat]
-        board[: rules.players, L.V_PASSED + seat] = 1 if situation.phase != "offer" and situation.first_taker < 0 else 0
+    for seat in passed_seats(rules.players, situation):
+        board[: rules.players, L.V_PASSED + seat] = 1
     board[: rules.players, L.V_DRAWS] = situation.draws
     board[L.HIDDEN, L.S_TURN] = situation.turn
     board[L.HIDDEN, L.S_PHASE] = PHASES[situation.phase]

@@ -533,7 +533,8 @@ def offer_knock_nb(board, deciders, params, seat, forbidden, last_chance):
     view[V_LAST_CHANCE] = 1 if last_chance else 0
     view[V_FORBIDDEN] = forbidden
     answer = deciders[seat](D_KNOCK, view, params[seat])
-    legal = (answer == NO_CARD and not last_chance) or (answer == BIG_GIN and big_gin)
+    # NO_CARD plays on; at the fiftieth card it declines the last discard and the hand is void.
+    legal = answer == NO_CARD or (answer == BIG_GIN and big_gin)
     legal = legal or (0 <= answer < N_CARDS and options & (BIT << answer) != 0)
     if not legal:
         return illegal_nb(board, seat, D_KNOCK, answer), NO_CARD
@@ -695,25 +696,42 @@ def next_dealer_nb(board, record, dealer):
 
 
 @njit(cache=True)
-def settle_game_nb(board, scores, boxes, game_record):
-    """Winner, box, game and shutout bonuses (RULES.md §7).
-
-    The highest score wins. With 3-4 players the knocker and an undercutter can
-    both pass the target in the last hand: a tie goes to whoever scored more in
-    that hand, then to its knocker, then round the table from the knocker.
-    """
+def game_tie_nb(board, scores, winner):
+    """Several players on the top score (3-4 players: the knocker and an undercutter can both
+    pass the target in the last hand): whoever scored more in that hand, then its knocker,
+    then round the table from the knocker."""
     players = rule_nb(board, R_PLAYERS)
-    last = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]  # the game's last hand
-    first = 0
-    if rule_nb(board, R_SINGLE_HAND) == 0 and last[H_KNOCKER] >= 0:
-        first = last[H_KNOCKER]
-    winner = first
-    for offset in range(1, players):
-        seat = (first + offset) % players
-        if scores[seat] > scores[winner] or (
-            scores[seat] == scores[winner] and last[H_SEAT_POINTS + seat] > last[H_SEAT_POINTS + winner]
-        ):
-            winner = seat
+    knocker = board[HIDDEN, S_RECORD + H_KNOCKER]  # of the game's last hand
+    if knocker < 0 or rule_nb(board, R_SINGLE_HAND):
+        return winner
+    best = -1
+    for offset in range(players):
+        seat = (knocker + offset) % players
+        points = board[HIDDEN, S_RECORD + H_SEAT_POINTS + seat]
+        if scores[seat] == scores[winner] and (best < 0 or points > board[HIDDEN, S_RECORD + H_SEAT_POINTS + best]):
+            best = seat
+    return best
+
+
+@njit(cache=True)
+def settle_game_nb(board, scores, boxes, game_record):
+    """Winner, box, game and shutout bonuses (RULES.md §7). The highest score wins (ties: ``game_tie_nb``)."""
+    players = rule_nb(board, R_PLAYERS)
+    if rule_nb(board, R_SINGLE_HAND):  # the game is its one hand: no winner if it was void or tied
+        for seat in range(players):
+            game_record[G_SCORES + seat] = scores[seat]
+            game_record[G_BOXES + seat] = boxes[seat]
+            game_record[G_TOTALS + seat] = scores[seat]
+        game_record[G_WINNER] = board[HIDDEN, S_RECORD + H_WINNER]
+        return
+    winner, tied = 0, False
+    for seat in range(1, players):
+        if scores[seat] > scores[winner]:
+            winner, tied = seat, False
+        elif scores[seat] == scores[winner]:
+            tied = True
+    if tied:
+        winner = game_tie_nb(board, scores, winner)
     shutout = True
     for seat in range(players):
         if seat != winner and scores[seat] > 0:
