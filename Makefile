@@ -22,8 +22,9 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not slow"
 
+# A real, small study end to end: the "when to knock" grid on a quick sample, and its report.
 demo: install
-	$(BIN)/oklasim demo
+	$(BIN)/oklasim run experiments/knock_thresholds.toml --quick
 
 # The optional public peer (OpenSpiel) for side-by-side benchmarks.
 peer: install
@@ -31,6 +32,8 @@ peer: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_deadwood.py
+	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_simulate.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

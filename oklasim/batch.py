@@ -21,7 +21,7 @@ import os
 import resource
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait, FIRST_COMPLETED
+from concurrent.futures import Future, ProcessPoolExecutor, wait, FIRST_COMPLETED
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path

@@ -244,6 +244,25 @@ def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
     click.echo(f"        {index.parent / 'report.md'}")
 
 
+@main.command("policy")
+@rules_option
+@click.option("--runs", "runs_root", default="runs", show_default=True, help="Where to look for knock_thresholds runs.")
+def policy_command(rules_spec, runs_root) -> None:
+    """The recommended knock policy by knock limit, from the latest knock_thresholds study."""
+    from .studies.knock_thresholds import LIMIT_NAMES, latest_policy
+
+    rules = Rules.load(rules_spec)
+    table, source = latest_policy(Path(runs_root))
+    bonuses = sorted(set(table["undercut_bonus"].to_list()))
+    bonus = min(bonuses, key=lambda b: abs(b - rules.undercut_bonus))
+    click.echo(f"knock policy for undercut bonus {bonus} (rules ask {rules.undercut_bonus}), from {source}:")
+    for row in table.filter(table["undercut_bonus"] == bonus).iter_rows(named=True):
+        gain = ""
+        if row["gain_lo"] > 0:
+            gain = f"  (+{row['gain_vs_asap']:.2f} points/hand vs knocking at once, [{row['gain_lo']:.2f}, {row['gain_hi']:.2f}])"
+        click.echo(f"  limit {LIMIT_NAMES.get(row['knock_limit'], row['knock_limit']):<13} {row['advice']}{gain}")
+
+
 @main.command("report")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
@@ -369,6 +388,16 @@ def demo(hands: int, seed: int) -> None:
         f"\nmedian deadwood: dealt {np.median(dw10):.0f}, after drawing and discarding {np.median(dw11):.0f}"
     )
     click.echo(f"{2 * hands:,} exact deadwood evaluations in {elapsed:.2f} s (first run includes compiling)")
+
+
+def _register_commands() -> None:
+    """Commands that live in their own modules."""
+    from .advise_cli import advise_command
+
+    main.add_command(advise_command)
+
+
+_register_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -143,15 +143,21 @@ def build_report(run_dir: str | Path, reports_root="reports") -> Path:
     return plain_run.report(run_dir, Path(reports_root) / run_dir.name)
 
 
-def provenance(experiment: Experiment, runs: dict[str, RunSpec]) -> dict[str, str]:
-    """The facts a reader needs to trust and reproduce a report."""
+def provenance(experiment: Experiment, runs: dict[str, RunSpec], size: str | None = None,
+               **extra: str) -> dict[str, str]:
+    """The facts a reader needs to trust and reproduce a report.
+
+    ``size`` replaces the default description of the sample (for studies that are not N runs of one size);
+    ``extra`` adds facts (their keys with underscores shown as spaces).
+    """
     quick = " --quick" if experiment.quick else ""
     facts = {
         "study": f"{experiment.source} ({experiment.kind})",
         "reproduce": f"oklasim run {experiment.source}{quick}",
         "seed": str(experiment.seed),
-        "size": f"{experiment.count:,} {experiment.mode} per configuration, {len(runs)} configurations",
+        "size": size or f"{experiment.count:,} {experiment.mode} per configuration, {len(runs)} configurations",
         "strategies": ", ".join(experiment.strategies),
         "rules": json.dumps(experiment.rules, sort_keys=True),
     }
+    facts |= {key.replace("_", " "): value for key, value in extra.items()}
     return facts

@@ -59,9 +59,13 @@ class Report:
         plt.close(fig)
         self.sections.append(Section("figure", title, caption, name))
 
-    def table(self, name: str, frame: pl.DataFrame, title: str, caption: str = "", digits: int = 3) -> None:
+    def table(self, name: str, frame: pl.DataFrame, title: str, caption: str = "", digits: int = 3,
+              significant: int | None = None) -> None:
+        """A table: the CSV keeps full precision; the page shows floats rounded to ``digits`` decimals, or to
+        ``significant`` significant figures when given (for small probabilities)."""
         frame.write_csv(self.folder / f"{name}.csv")
-        shown = frame.with_columns(pl.col(pl.Float64, pl.Float32).round(digits))
+        floats = pl.col(pl.Float64, pl.Float32)
+        shown = frame.with_columns(floats.round_sig_figs(significant) if significant else floats.round(digits))
         self.sections.append(Section("table", title, caption, name, shown))
 
     def write(self) -> Path:

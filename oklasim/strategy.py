@@ -123,6 +123,16 @@ def _load_module(path: Path) -> ModuleType:
     return module
 
 
+def family_module(path: str | Path) -> ModuleType:
+    """The module of the strategy file at ``path``, the same object the registry loads.
+
+    For strategies built on others (``mc`` plays its rollouts with ``simple``
+    and ``greedy``): importing the file any other way would compile a
+    second copy of its kernels.
+    """
+    return _load_module(Path(path).resolve())
+
+
 def _strategy_files(extra_paths: tuple[str, ...] = ()) -> list[Path]:
     places = [PROJECT_STRATEGIES]
     places += [Path(p) for p in os.environ.get("OKLASIM_STRATEGY_PATH", "").split(os.pathsep) if p]

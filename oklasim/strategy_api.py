@@ -12,24 +12,81 @@ with ``--strategy-path``) defines
 scores, the rules); ``params`` holds the family's parameters in declared
 order. The engine checks every answer and stops with a clear error on an
 illegal one. See ``strategies/simple.py`` for a short, complete example.
+
+A strategy that calls another strategy's kernel (``strategies/mc.py``)
+holds a copy of that code in its compiled cache: compile it inside
+``cache_depends_on(path, ...)`` so that an edit of those files recompiles it.
 """
+
+import hashlib
+from contextlib import contextmanager
+from pathlib import Path
+
+import numba
 
 from ._kernels.engine_nb import DECIDE_SIGNATURE
 from ._kernels.kit_nb import (
+    FULL_DECK,
+    OPPONENT_DEADWOOD_CARDS,
+    OPPONENT_DRAWS_SCALE,
     allowed_discards_nb,
     always_melded_nb,
+    arrangement_exposure_nb,
     best_discard_nb,
+    best_knock_nb,
     card_value_nb,
     count_cards_nb,
-    highest_deadwood_card_nb,
+    deadwood_with_card_melded_nb,
+    discard_danger_nb,
+    expected_opponent_deadwood_nb,
     highest_card_nb,
+    highest_deadwood_card_nb,
+    in_any_meld_nb,
+    knock_deadwood_nb,
+    knock_if_at_most_nb,
+    least_deadwood_discard_nb,
+    least_exposed_arrangement_nb,
+    mask_value_nb,
+    meld_or_knock_take_nb,
+    meld_outs_nb,
+    melded_in_some_optimal_nb,
     min_deadwood_discards_nb,
+    neighbours_nb,
     nth_card_nb,
+    opponent_draws_nb,
+    opponents_discards_nb,
+    opponents_known_nb,
+    pile_top_nb,
     rand_below_nb,
     rand_unit_nb,
     random_card_nb,
+    rank_count_nb,
+    scored_discard_nb,
+    suit_pattern_nb,
+    take_lowers_deadwood_nb,
+    undercut_risk_nb,
+    unseen_in_hands_fraction_nb,
+    unseen_nb,
 )
 from ._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
 from ._kernels.melds_nb import deadwood_after_discard_nb, deadwood_nb
 from .strategy import Family, Param
 
+
+@contextmanager
+def cache_depends_on(*paths):
+    """Cache the numba functions decorated in this block under a key of the given source files too.
+
+    numba checks only a function's own file before it reuses cached code;
+    a function that links another file's kernel in (``advise_nb.decide_function``)
+    would keep running the old code after that file changed.
+    """
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(Path(saved) / f"depends-{digest.hexdigest()[:16]}")
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = saved

@@ -16,7 +16,6 @@ from oklasim.strategy_api import (
     NO_CARD,
     V_BIG_GIN,
     V_KNOCK_DISCARDS,
-    V_LAST_CHANCE,
     V_N_ARRANGEMENTS,
     Family,
     Param,
@@ -44,7 +43,7 @@ def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return 1 if rand_unit_nb(view) < params[TAKE_PROBABILITY] else 0
     if kind == D_KNOCK:
-        if view[V_LAST_CHANCE] == 0 and rand_unit_nb(view) >= params[KNOCK_PROBABILITY]:
+        if rand_unit_nb(view) >= params[KNOCK_PROBABILITY]:
             return NO_CARD
         if view[V_BIG_GIN] and (view[V_KNOCK_DISCARDS] == 0 or rand_below_nb(view, 2) == 0):
             return BIG_GIN

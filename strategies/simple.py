@@ -2,8 +2,9 @@
 
 Takes the upcard or the pile top when it lets it knock at once or when the
 card would sit in a meld of every optimal arrangement; otherwise draws from
-the stock. Knocks whenever legal, discards the highest-ranked deadwood card
-of an optimal arrangement, and lays the first optimal arrangement.
+the stock (the kit's ``meld_or_knock_take_nb``). Knocks whenever legal,
+discards the highest-ranked deadwood card of an optimal arrangement, and
+lays the first optimal arrangement.
 """
 
 from numba import njit
@@ -18,16 +19,11 @@ from oklasim.strategy_api import (
     V_BIG_GIN,
     V_HAND,
     V_KNOCK_DISCARDS,
-    V_KNOCK_LIMIT,
-    V_PILE,
-    V_PILE_SIZE,
     Family,
     allowed_discards_nb,
-    always_melded_nb,
     best_discard_nb,
-    deadwood_after_discard_nb,
     highest_deadwood_card_nb,
-    min_deadwood_discards_nb,
+    meld_or_knock_take_nb,
 )
 
 FAMILY = Family(
@@ -40,14 +36,7 @@ FAMILY = Family(
 def decide_nb(kind, view, params):
     hand = view[V_HAND]
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
-        top = view[V_PILE + view[V_PILE_SIZE] - 1]
-        with_top = hand | (1 << top)
-        if always_melded_nb(with_top, top):
-            return 1
-        if deadwood_after_discard_nb(with_top) > view[V_KNOCK_LIMIT]:  # cheap test first
-            return 0
-        after, _ = min_deadwood_discards_nb(with_top, hand)  # the taken card may not go straight back
-        return 1 if after <= view[V_KNOCK_LIMIT] else 0
+        return meld_or_knock_take_nb(view)
     if kind == D_KNOCK:
         if view[V_BIG_GIN]:
             return BIG_GIN

@@ -1,12 +1,10 @@
 """Batch runs: identical results on any number of workers and on Dask, parquet provenance, resume, bad input."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import polars as pl
 import pyarrow.parquet as pq

@@ -1,8 +1,11 @@
 """The shipped studies. Each module offers ``check(experiment)``, ``run(experiment, run_dir, workers)``
 and ``report(experiment, run_dir, report_dir) -> Path``; ``experiments/*.toml`` name them by ``kind``."""
 
-from . import upcard_effects
+from . import dealt_hands, knock_thresholds, tournament, upcard_effects
 
 STUDIES = {
+    "dealt_hands": dealt_hands,
+    "knock_thresholds": knock_thresholds,
+    "tournament": tournament,
     "upcard_effects": upcard_effects,
 }

@@ -1,0 +1,289 @@
+"""oklasim advise: known answers, the showdown against the engine, reproducibility, intervals, input checks, CLI."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from oklasim import melds
+from oklasim._kernels import advise_nb as A
+from oklasim.advise import advise, estimated_opponent_draws, load_request, read_position, world_prior
+from oklasim.advise_cli import advise_command
+from oklasim.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
+from oklasim.cli import FriendlyGroup
+from oklasim.engine import simulate
+from oklasim.rules import Rules
+
+QUICK = {"max_samples": 2048, "max_seconds": None}
+
+
+def others(*texts, skip=()):
+    """The cards in none of ``texts``, in index order."""
+    used = mask_of(c for t in texts for c in parse_cards(t)) | mask_of(skip)
+    return [c for c in range(52) if not used >> c & 1]
+
+
+def by_label(advice):
+    return {c.label: c for c in advice.candidates}
+
+
+# -- known answers -------------------------------------------------------------------------------
+
+
+def test_gin_available_goes_gin():
+    advice = advise("As 2s 3s 4s 7d 7c 7h 9h Th Jh Kc", upcard="6c", pile="6c 5d Qs", seed=1, precision=None, **QUICK)
+    rec = advice.recommendation
+    assert (rec.action, rec.discard, rec.deadwood) == ("knock", "Kc", 0)
+    assert rec.undercut.mean == 0 and rec.hand_outcomes["i_score"] == 1
+    assert rec.points.low > 25  # the gin bonus and then some
+    assert advice.stop_reason == "separated"
+    assert advice.to_dict()["recommendation"]["action"] == "knock"
+
+
+def test_a_certain_undercut_is_declined():
+    """Every opponent card is known and lays off to 2 against my 5: knocking loses 13; playing on hits the wall."""
+    mine, theirs = "3s 4s 5s 9c 9d 9h Jh Qh Kh 5c Kc", "2s 6s 7s 9s Th Ac Ad Ah 2c 3c"
+    rest = others(mine, theirs, "5d")
+    pile = [parse_card("5d")] + rest[:-2]  # two cards left in the stock: any discard ends the hand void
+    advice = advise(mine, upcard="5d", pile=pile, opponent_took=theirs, seed=2, **QUICK)
+    knock = by_label(advice)["knock, discarding Kc"]
+    assert knock.points.mean == -13 and knock.undercut.mean == 1 and knock.status == "beaten"
+    assert advice.recommendation.action == "continue" and advice.recommendation.points.mean == 0
+    assert advice.lines()[-1].startswith("recommendation: DON'T KNOCK")
+
+
+def test_an_ace_upcard_with_deadwood_one_offers_no_knock():
+    hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc As 9d"  # deadwood 1 after discarding 9d
+    advice = advise(hand, upcard="Ad", pile="Ad 8c", seed=3, **QUICK)
+    assert advice.position.knock_limit == 0
+    assert all(c.action == "continue" for c in advice.candidates)
+    one = advise(hand, upcard="Ad", pile="Ad 8c", rules=Rules(ace_upcard="one"), seed=3, **QUICK)
+    assert [c.discard for c in one.candidates if c.action == "knock"] == ["9d"]
+
+
+@pytest.mark.parametrize(
+    "knocker, extra, defender, upcard, points, arrangement",
+    [
+        # RULES.md §10 example 1: +15, nothing to lay off.
+        ("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", "Ks", "4c 5c 6c Qs Qd Qh As 2s 8d 9h", "9c", 15, None),
+        # Example 8: laid as three sets the knocker wins 2; as three runs it is undercut.
+        ("5s 5c 5d 6s 6c 6d 7s 7c 7d As", "Kh", "3s 4s 4c 4d 5h 6h 7h 8s 8c 8d", "2h", 2, "5s 5c 5d"),
+    ],
+)
+def test_the_showdown_is_the_engines(knocker, extra, defender, upcard, points, arrangement):
+    """With every opponent card known, the knock's value is the rules' result, in the best arrangement."""
+    advice = advise(f"{knocker} {extra}", upcard=upcard, pile=upcard, opponent_took=defender, seed=4, **QUICK)
+    knock = by_label(advice)[f"knock, discarding {extra}"]
+    assert knock.points.mean == points and knock.points.half_width == 0
+    if arrangement:
+        assert format_hand(parse_hand(arrangement)) in knock.arrangement
+        assert len(melds.optimal_arrangements(parse_hand(knocker))) > 1
+
+
+def test_ten_cards_weigh_the_pile_top_and_the_stock():
+    advice = advise("As 2s 3s 4s 7d 7c 7h 9h Th Kd", upcard="6c", pile="6c 5d 8h", seed=5, **QUICK)
+    rec = advice.recommendation
+    assert (rec.draw, rec.action, rec.discard, rec.deadwood) == ("pile", "knock", "Kd", 0)
+    assert "draw from the stock" in by_label(advice)
+    assert rec.label == "take the pile top, then knock, discarding Kd"
+
+
+def test_the_first_turn_offer_weighs_passing():
+    advice = advise("As 2s 3s 4s 7d 7c Qh 9h Th Kd", upcard="Jh", pile="Jh", seed=6, **QUICK)
+    assert advice.position.moment == "offer" and advice.position.dealer == 1
+    labels = by_label(advice)
+    assert "pass the upcard" in labels and all(c.draw in ("upcard", "pass") for c in advice.candidates)
+    second = advise("As 2s 3s 4s 7d 7c Qh 9h Th Kd", upcard="Jh", pile="Jh", passed=1, seed=6, **QUICK)
+    assert second.position.dealer == 0  # the opponent, offered first, passed: I deal
+
+
+def test_scores_add_the_chance_to_win():
+    advice = advise("As 2s 3s 4s 7d 7c 7h 9h Th Jh Kc", upcard="6c", pile="6c 5d Qs", scores=(90, 40), seed=7,
+                    max_samples=1024, max_seconds=None)
+    assert advice.objective == "win"
+    gin = advice.recommendation
+    assert gin.deadwood == 0 and gin.win.mean == 1.0  # 90 + gin ends the game
+    for c in advice.candidates:
+        assert 0 <= c.win.low <= c.win.mean <= c.win.high <= 1
+
+
+# -- reproducibility and precision -----------------------------------------------------------------
+
+SITUATION = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "upcard": "9c", "pile": "9c 8d 4s Qh"}
+
+
+def test_same_seed_same_answer_whatever_the_workers():
+    runs = [advise(**SITUATION, seed=11, workers=w, max_samples=3000, max_seconds=None) for w in (1, 2, 3)]
+    dicts = [r.to_dict() for r in runs]
+    for d in dicts:
+        d.pop("seconds"), d.pop("workers")
+    assert dicts[0] == dicts[1] == dicts[2]
+    other = advise(**SITUATION, seed=12, max_samples=3000, max_seconds=None).to_dict()
+    assert other["candidates"] != dicts[0]["candidates"]
+
+
+def test_the_interval_shrinks_with_samples():
+    # At this confidence only actions tens of points behind are dropped: the leaders go to the budget.
+    small, large = (advise(**SITUATION, seed=13, max_samples=n, max_seconds=None, precision=None, confidence=1 - 1e-12)
+                    for n in (1024, 8192))
+    assert small.stop_reason == large.stop_reason == "samples"
+    kept = [(a, b) for a, b in zip(small.candidates, large.candidates) if b.samples == 8192]
+    assert len(kept) >= 2 and all(a.samples == 1024 for a, _ in kept)
+    for a, b in kept:
+        assert 0 < b.points.half_width < 0.5 * a.points.half_width  # about sqrt(1/8)
+
+
+def test_without_the_race_every_action_is_sampled_to_the_end():
+    advice = advise(**SITUATION, seed=15, max_samples=3000, precision=None, max_seconds=None, race=False)
+    assert advice.stop_reason == "samples" and {c.samples for c in advice.candidates} == {3000}
+    assert {c.status for c in advice.candidates} <= {"recommended", "open"}
+
+
+def test_stops_on_precision_and_on_time():
+    precise = advise(**SITUATION, seed=14, precision=2.0, max_seconds=None)
+    assert precise.stop_reason in ("precision", "separated")
+    assert precise.recommendation.points.half_width <= 2.0
+    rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=0.0)
+    assert rushed.stop_reason == "time" and rushed.samples == 1024
+
+
+# -- worlds ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prior", ["uniform", "played"])
+def test_worlds_respect_what_is_known(prior):
+    position = read_position("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", upcard="9c", pile="9c 8d 4s Qh 2c",
+                             opponent_took="8d 6c 6d")
+    known = parse_hand("6c 6d")  # 8d went back to the pile
+    assert position.opponent_known == known
+    unseen = np.array([c for c in range(52) if position.unseen >> c & 1], dtype=np.int64)
+    scratch, stock = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
+    draws, flags, last = world_prior(position, prior)
+    hands = set()
+    for s in range(200):
+        hand = A.sample_world_nb(99, s, unseen, len(unseen), known, 8, draws, flags, last, 9, scratch, stock)
+        hands.add(hand)
+        assert hand.bit_count() == 10 and hand & known == known and hand & position.unseen == hand & ~known
+        assert mask_of(stock[: position.stock]) | hand == position.unseen | known and position.stock == 26
+    assert len(hands) > 150  # the played prior concentrates on hands that fit its last discard
+
+
+def test_the_played_prior_drops_opponents_that_would_have_knocked():
+    position = read_position("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", upcard="9c",
+                             pile="9c 8d 4s Qh 2c Ts 3d 9h Kd 8s Td 6h Js 4d Jd".split())
+    draws, flags, last = world_prior(position, "played")
+    assert draws == estimated_opponent_draws(position) > 0 and last == parse_card("Jd")
+    unseen = np.array([c for c in range(52) if position.unseen >> c & 1], dtype=np.int64)
+    scratch, stock = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
+    could_knock = 0
+    for s in range(300):
+        hand = A.sample_world_nb(5, s, unseen, len(unseen), 0, 10, draws, flags, last, 9, scratch, stock)
+        could_knock += melds.deadwood_after_discard([hand | 1 << last])[0] <= 9
+    assert could_knock <= 3  # only when MAX_ATTEMPTS ran out
+
+
+# -- bad input -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc"}, "a hand of 9 cards fits no moment"),
+        ({"pile": "9c 8d Ks"}, "Ks cannot be both in your hand and on the pile"),
+        ({"stock": 30}, "a stock of 30 does not fit: .* the stock holds 27"),
+        ({"limit": 8}, "upcard 9c sets a knock limit of 9, not 8"),
+        ({"upcard": None, "limit": 1}, "a knock limit of 1 cannot happen"),
+        ({"upcard": None}, "give the upcard that set the knock limit, or the limit"),
+        ({"opponent_took": "As 2s 3s 5s 6s 8s 9s Ts Js Ac Ad"}, "the opponent would hold 11 known cards"),
+        ({"scores": (100, 20)}, "the game ended at 100"),
+        ({"took": "Ah"}, "you took Ah from the pile: it must be in your hand"),
+        ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", "took": "5d"}, "then hold 11 cards"),
+        ({"pile": [format_card(c) for c in others("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks")][:30]},
+         "leave 1 in the stock; a hand ends at 2"),
+        ({"upcard": "Ks"}, None),  # the upcard may well be in my hand
+        ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", "pile": ""}, "the discard pile cannot be empty"),
+        ({"rules": Rules(players=3)}, "advise handles two players"),
+        ({"rules": Rules(spade_double=True), "upcard": None, "limit": 9}, "with spade doubling on, give the upcard"),
+        ({"scores": (10, 20), "rules": "openspiel"}, "these rules play a single hand"),
+        ({"dealer": "me", "hand": "As 2s 3s 4s 7d 7c Qh 9h Th Kd", "pile": "Jh", "upcard": "Jh"},
+         "the opponent must be the dealer"),
+        ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kx 5d Ks"}, "unknown card 'Kx'"),
+    ],
+)
+def test_impossible_situations_are_one_line_errors(changes, message):
+    args = dict(SITUATION) | changes
+    if message is None:
+        read_position(**args)
+        return
+    with pytest.raises(ValueError, match=message) as info:
+        read_position(**args)
+    assert "\n" not in str(info.value)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="the win objective needs the scores"):
+        advise(**SITUATION, objective="win")
+    with pytest.raises(ValueError, match="prior 'lucky'"):
+        advise(**SITUATION, prior="lucky")
+    with pytest.raises(ValueError, match="unknown strategy 'nobody'"):
+        advise(**SITUATION, opponent="nobody")
+
+
+# -- command line and file form ------------------------------------------------------------------------
+
+
+def cli(*args):
+    group = FriendlyGroup()
+    group.add_command(advise_command)
+    return CliRunner().invoke(group, ["advise", *args])
+
+
+def test_cli_human_json_and_errors():
+    args = [SITUATION["hand"], "--upcard", "9c", "--pile", SITUATION["pile"], "--samples", "2048", "--seed", "1"]
+    human = cli(*args)
+    assert human.exit_code == 0, human.output
+    assert "recommendation:" in human.output and "points (95% CI)" in human.output
+    out = json.loads(cli(*args, "--json").output)
+    assert set(out["recommendation"]) >= {"action", "discard"}
+    assert out["recommendation"]["action"] in ("knock", "continue")
+    assert len(out["candidates"]) == len(by_label(advise(**SITUATION, seed=1, max_samples=2048)))
+    first = out["candidates"][0]
+    assert {"points", "undercut_risk", "win_chance", "samples", "status"} <= set(first)
+    assert first["points"]["low"] <= first["points"]["mean"] <= first["points"]["high"]
+    bad = cli(SITUATION["hand"], "--upcard", "9c", "--pile", "9c Ks")
+    assert bad.exit_code == 1 and bad.output == "Error: Ks cannot be both in your hand and on the pile\n"
+    assert cli("--upcard", "9c").output == "Error: give your hand (HAND, or hand in --file)\n"
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_the_file_form(tmp_path, suffix):
+    fields = {"hand": SITUATION["hand"], "upcard": "9c", "pile": "9c 8d 4s Qh".split(), "scores": [10, 20],
+              "rules": {"preset": "seeds", "undercut_bonus": 25}, "opponent": "greedy", "max_samples": 1024}
+    path = tmp_path / f"position{suffix}"
+    if suffix == ".json":
+        path.write_text(json.dumps(fields))
+    else:
+        path.write_text('hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks"\nupcard = "9c"\npile = ["9c", "8d", "4s", "Qh"]\n'
+                        "scores = [10, 20]\nopponent = \"greedy\"\nmax_samples = 1024\n"
+                        '[rules]\npreset = "seeds"\nundercut_bonus = 25\n')
+    assert load_request(path) == fields
+    result = cli("--file", str(path), "--json", "--seconds", "5")
+    out = json.loads(result.output)
+    assert out["strategies"]["opponent"] == "greedy" and out["position"]["scores"] == [10, 20]
+    assert out["objective"] == "win" and out["candidates"][0]["win_chance"] is not None
+    (tmp_path / "bad.toml").write_text('hand = "As"\nsurprise = 1\n')
+    assert "unknown field(s) surprise" in cli("--file", str(tmp_path / "bad.toml")).output
+
+
+# -- the mc strategy -----------------------------------------------------------------------------------
+
+
+def test_mc_plays_legal_hands_and_uses_its_budget():
+    result = simulate(strategies=["mc(samples=8)", "simple"], hands=60, seed=3)
+    assert result.hands.height == 60
+    three = simulate(Rules(players=3), strategies=["mc", "simple", "greedy"], hands=20, seed=3)  # falls back
+    assert three.hands.height == 20
+    fiddly = Rules(big_gin=True, wall_rule="fiftieth_card", discard_taken_card=True, spade_double=True)
+    searching = simulate(fiddly, strategies=["mc(samples=4, discards=2, draws=1)", "random"], hands=40, seed=4)
+    assert searching.hands.height == 40
