@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import click
-import numpy as np
 
 from . import __version__
 from .cards import format_hand, parse_card, parse_hand
@@ -357,37 +356,6 @@ def strategies_command(strategy_paths) -> None:
         for preset, values in family.presets.items():
             shown = ", ".join(f"{k}={v:g}" for k, v in values.items()) or "defaults"
             click.echo(f"    preset {preset}: {shown}")
-
-
-@main.command()
-@click.option("--hands", default=1_000_000, show_default=True, help="Random hands to deal.")
-@click.option("--seed", default=2026, show_default=True, help="Random seed.")
-def demo(hands: int, seed: int) -> None:
-    """A small study: how good are dealt hands, and how often can the first player knock?"""
-    from . import melds
-    from ._kernels import rng_nb
-
-    if hands < 1:
-        raise ValueError("--hands must be at least 1")
-    started = time.perf_counter()
-    dealt = np.empty(hands, dtype=np.int64)
-    rng_nb.random_hands_nb(seed, 10, dealt)
-    drawn = np.empty(hands, dtype=np.int64)
-    rng_nb.random_hands_nb(seed + 1, 11, drawn)
-    dw10 = melds.deadwood(dealt)
-    dw11 = melds.deadwood_after_discard(drawn)
-    elapsed = time.perf_counter() - started
-    click.echo(f"oklasim {__version__} demo: {hands:,} random 10-card and 11-card hands, seed {seed}\n")
-    click.echo("knock limit  P(dealt 10 cards <= limit)  P(11 cards, best discard <= limit)   (95% CI half-width)")
-    for limit in range(0, 11):
-        p10, p11 = (dw10 <= limit).mean(), (dw11 <= limit).mean()
-        h10, h11 = (1.96 * np.sqrt(p * (1 - p) / hands) for p in (p10, p11))
-        label = "gin (A)" if limit == 0 else str(limit)
-        click.echo(f"{label:>11}  {p10:>12.4%} ±{h10:.4%}       {p11:>12.4%} ±{h11:.4%}")
-    click.echo(
-        f"\nmedian deadwood: dealt {np.median(dw10):.0f}, after drawing and discarding {np.median(dw11):.0f}"
-    )
-    click.echo(f"{2 * hands:,} exact deadwood evaluations in {elapsed:.2f} s (first run includes compiling)")
 
 
 def _register_commands() -> None:

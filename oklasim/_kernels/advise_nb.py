@@ -114,8 +114,8 @@ from .layout import (
     V_TAKEN,
     V_UPCARD,
 )
-from .kit_nb import best_discard_nb, nth_card_nb
-from .melds_nb import deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
+from .kit_nb import best_discard_nb, count_cards_nb, nth_card_nb
+from .melds_nb import card_value_nb, deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
 from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
 
 BIT = np.int64(1)
@@ -223,11 +223,6 @@ def decide_function(dispatcher):
 
 
 # -- candidates -----------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def card_value_nb(card):
-    return min(card % 13 + 1, 10)
 
 
 @njit(cache=True)
@@ -357,15 +352,6 @@ def candidates_nb(view, kind, max_continue, out):
 # -- worlds ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def popcount_nb(mask):
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
 @njit(cache=True)
 def unseen_nb(view, out):
     """The cards the seat cannot place, into ``out``; returns (count, opponent's known cards, cards it still needs).
@@ -384,7 +370,7 @@ def unseen_nb(view, out):
         if rest >> card & 1:
             out[n] = card
             n += 1
-    need = view[V_RULES + R_HAND_SIZE] - popcount_nb(known)
+    need = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known)
     return n, known, need
 
 
@@ -454,7 +440,7 @@ def repair_nb(hand, known, last, limit, flags, scratch, lo, hi, state):
             out = best_discard_nb(with_last, hand & ~known)
         elif flags & PRIOR_NO_KNOCK and best <= limit:
             state = next_state_nb(state)
-            out = nth_card_nb(hand & ~known, below_nb(state, popcount_nb(hand & ~known)))
+            out = nth_card_nb(hand & ~known, below_nb(state, count_cards_nb(hand & ~known)))
         else:
             return hand, state, True
         card = NO_CARD
@@ -783,7 +769,7 @@ def played_prior_nb(view, kind):
             last = drawn  # I took its discard
         elif view[V_PILE_SIZE] > 0:
             last = view[V_PILE + view[V_PILE_SIZE] - 1]
-    draws = max(opp_draws - popcount_nb(view[V_TAKEN + opp]), 0)
+    draws = max(opp_draws - count_cards_nb(view[V_TAKEN + opp]), 0)
     return np.array([draws, PRIOR_PLAYED, last], dtype=np.int64)
 
 

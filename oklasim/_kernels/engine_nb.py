@@ -147,7 +147,7 @@ from .layout import (
     V_UPCARD,
     WALL_FIFTIETH_CARD,
 )
-from .melds_nb import deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
+from .melds_nb import card_value_nb, deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
 from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
 
 # The one signature every strategy's decision kernel has: (kind, view, params) -> answer.
@@ -215,11 +215,6 @@ def rule_nb(board, field):
 @njit(cache=True, inline="always")
 def record_nb(board, field, value):
     board[HIDDEN, S_RECORD + field] = value
-
-
-@njit(cache=True, inline="always")
-def card_value_nb(card):
-    return min(card % 13 + 1, 10)
 
 
 @njit(cache=True)

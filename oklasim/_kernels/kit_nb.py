@@ -38,7 +38,7 @@ from .layout import (
     V_TAKEN,
     V_UPCARD,
 )
-from .melds_nb import deadwood_after_discard_nb, deadwood_nb, hand_value_nb, layable_nb
+from .melds_nb import card_value_nb, deadwood_after_discard_nb, deadwood_nb, hand_value_nb, layable_nb
 from .rng_nb import below_nb, next_state_nb
 
 BIT = np.int64(1)
@@ -56,11 +56,6 @@ def rand_below_nb(view, n):
 def rand_unit_nb(view):
     """A uniform float in [0, 1) from the seat's own stream."""
     return rand_below_nb(view, 1 << 30) / float(1 << 30)
-
-
-@njit(cache=True, inline="always")
-def card_value_nb(card):
-    return min(card % 13 + 1, 10)
 
 
 @njit(cache=True)

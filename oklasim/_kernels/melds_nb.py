@@ -34,6 +34,12 @@ MAX_MELDS_IN_ARRANGEMENT = 4  # 4 * 3 = 12 cards: more than any hand holds
 
 
 @njit(cache=True, inline="always")
+def card_value_nb(card):
+    """Deadwood value of a card index: ace 1, two to nine their face, ten and faces 10."""
+    return min(card % 13 + 1, 10)
+
+
+@njit(cache=True, inline="always")
 def suits_nb(mask):
     return (
         mask & SUIT_MASK,
