@@ -107,9 +107,17 @@ def strategy_path_option(command):
 
 
 def rules_option(command):
+    command = click.option(
+        "--players", type=click.IntRange(2, 4), help="Players (2-4; 3-4 play 7 cards each) [as the rules say]."
+    )(command)
     return click.option(
         "--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file."
     )(command)
+
+
+def load_rules(rules_spec: str, players: int | None) -> Rules:
+    rules = Rules.load(rules_spec)
+    return rules.replace(players=players) if players else rules
 
 
 @main.command()
@@ -129,8 +137,8 @@ def rules_option(command):
 @click.option("--scheduler", help="Address of a Dask scheduler, e.g. tcp://host:8786.")
 @click.option("--dask-local", type=int, help="Start a local Dask cluster with N workers.")
 @strategy_path_option
-def simulate(rules_spec, strategy_list, params, games, hands, seed, workers, out, shard_size, resume, overwrite,
-             scheduler, dask_local, strategy_paths) -> None:
+def simulate(rules_spec, players, strategy_list, params, games, hands, seed, workers, out, shard_size, resume,
+             overwrite, scheduler, dask_local, strategy_paths) -> None:
     """Play many games or hands on all cores (or a Dask cluster) and summarise them.
 
     With --out the records go to parquet in that folder, with the rules,
@@ -142,7 +150,7 @@ def simulate(rules_spec, strategy_list, params, games, hands, seed, workers, out
     from .batch import RunSpec, run
     from .strategy import parse_overrides, with_overrides
 
-    rules = Rules.load(rules_spec)
+    rules = load_rules(rules_spec, players)
     seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
     spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
                           strategy_paths=strategy_paths)
@@ -179,10 +187,10 @@ def match_options(command):
     return command
 
 
-def match_arguments(rules_spec, hands, games, seed, workers, strategy_paths) -> dict:
+def match_arguments(rules_spec, players, hands, games, seed, workers, strategy_paths) -> dict:
     if hands is None and games is None:
         hands = 100_000
-    return dict(rules=Rules.load(rules_spec), hands=hands, games=games, seed=seed, workers=workers,
+    return dict(rules=load_rules(rules_spec, players), hands=hands, games=games, seed=seed, workers=workers,
                 strategy_paths=strategy_paths)
 
 
@@ -190,7 +198,7 @@ def match_arguments(rules_spec, hands, games, seed, workers, strategy_paths) -> 
 @click.argument("a")
 @click.argument("b")
 @match_options
-def match_command(a, b, rules_spec, hands, games, seed, workers, as_json, strategy_paths) -> None:
+def match_command(a, b, rules_spec, players, hands, games, seed, workers, as_json, strategy_paths) -> None:
     """Play strategy A against B on paired deals: points per hand, win rates, outcome mix, with 95% intervals.
 
     Every deal is played twice with the seats swapped, so the luck of the cards
@@ -200,7 +208,7 @@ def match_command(a, b, rules_spec, hands, games, seed, workers, as_json, strate
 
     from .match import match, match_text
 
-    result = match(a, b, **match_arguments(rules_spec, hands, games, seed, workers, strategy_paths),
+    result = match(a, b, **match_arguments(rules_spec, players, hands, games, seed, workers, strategy_paths),
                    progress=not as_json)
     click.echo(json.dumps(result.as_dict(), indent=2) if as_json else match_text(result))
 
@@ -208,7 +216,7 @@ def match_command(a, b, rules_spec, hands, games, seed, workers, as_json, strate
 @main.command("tournament")
 @click.argument("strategies", nargs=-1, required=True)
 @match_options
-def tournament_command(strategies, rules_spec, hands, games, seed, workers, as_json, strategy_paths) -> None:
+def tournament_command(strategies, rules_spec, players, hands, games, seed, workers, as_json, strategy_paths) -> None:
     """Round robin of paired matches between STRATEGIES, with a ranking.
 
     Example: oklasim tournament simple greedy random asap gin_only --hands 50000
@@ -217,7 +225,7 @@ def tournament_command(strategies, rules_spec, hands, games, seed, workers, as_j
 
     from .match import tournament, tournament_text
 
-    args = match_arguments(rules_spec, hands, games, seed, workers, strategy_paths)
+    args = match_arguments(rules_spec, players, hands, games, seed, workers, strategy_paths)
     say = None if as_json else (lambda a, b: click.echo(f"played {a} vs {b}", err=True))
     result = tournament(list(strategies), progress_callback=say, **args)
     click.echo(json.dumps(result.as_dict(), indent=2) if as_json else tournament_text(result))
@@ -246,11 +254,13 @@ def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
 @main.command("policy")
 @rules_option
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where to look for knock_thresholds runs.")
-def policy_command(rules_spec, runs_root) -> None:
-    """The recommended knock policy by knock limit, from the latest knock_thresholds study."""
+def policy_command(rules_spec, players, runs_root) -> None:
+    """The recommended knock policy by knock limit, from the latest knock_thresholds study (two players)."""
     from .studies.knock_thresholds import LIMIT_NAMES, latest_policy
 
-    rules = Rules.load(rules_spec)
+    rules = load_rules(rules_spec, players)
+    if rules.players != 2:
+        raise ValueError("the knock policy tables are measured for two players")
     table, source = latest_policy(Path(runs_root))
     bonuses = sorted(set(table["undercut_bonus"].to_list()))
     bonus = min(bonuses, key=lambda b: abs(b - rules.undercut_bonus))
@@ -312,7 +322,7 @@ def show(run_dir: str) -> None:
 @click.option("--hands", "hands_only", is_flag=True, help="The run played independent hands, not games.")
 @rules_option
 @strategy_path_option
-def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: str, strategy_paths) -> None:
+def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: str, players, strategy_paths) -> None:
     """Print one game of a run turn by turn, exactly as the run played it.
 
     STRATEGIES is a comma-separated list, one per seat (or one for all):
@@ -320,7 +330,7 @@ def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: 
     """
     from .replay import replay as replay_game
 
-    rules = Rules.load(rules_spec)
+    rules = load_rules(rules_spec, players)
     for line in replay_game(rules, split_strategies(strategies), seed, game, hands_only, strategy_paths):
         click.echo(line)
 

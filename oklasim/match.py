@@ -78,26 +78,38 @@ class MatchResult:
         }
 
 
-def _side_outcomes(hands: pl.DataFrame, seat_of_side: pl.Expr) -> dict[str, Estimate]:
-    """What happened to one side: its knocks won, gins, undercuts suffered and made (shares of all hands)."""
-    n = hands.height
-    knocked = pl.col("knocker") == seat_of_side
-    defended = (pl.col("knocker") >= 0) & ~knocked
-    counts = hands.select(
-        knock=(knocked & (pl.col("outcome") == "knock")).sum(),
-        gin=(knocked & pl.col("outcome").is_in(["gin", "big_gin"])).sum(),
-        undercut_suffered=(knocked & (pl.col("outcome") == "undercut")).sum(),
-        undercut_made=(defended & (pl.col("outcome") == "undercut")).sum(),
-    ).row(0, named=True)
-    return {name: proportion(int(count), n) for name, count in counts.items()}
+def _points_of(seat: pl.Expr, players: int) -> pl.Expr:
+    """The points column of a seat given as an expression."""
+    expr = pl.lit(0)
+    for p in range(players):
+        expr = pl.when(seat == p).then(pl.col(f"points_{p}")).otherwise(expr)
+    return expr
 
 
-def _side(name: str, hands: pl.DataFrame, games: pl.DataFrame | None, seat: pl.Expr, points: np.ndarray) -> Side:
-    won = int(hands.select((pl.col("winner") == seat).sum()).item())
+def _side(name: str, hands: pl.DataFrame, games: pl.DataFrame | None, mine, players: int) -> Side:
+    """One side's figures; ``mine(expr)`` says whether a seat (an expression) belongs to the side."""
+    sides_seats = range(players)
+    own_points = sum(pl.when(mine(pl.lit(p))).then(pl.col(f"points_{p}")).otherwise(0) for p in sides_seats)
+    own_seats = sum(pl.when(mine(pl.lit(p))).then(1).otherwise(0) for p in sides_seats)
+    knocked = mine(pl.col("knocker"))
+    undercut_made = sum(
+        pl.when(mine(pl.lit(p)) & (pl.col("knocker") != p) & (pl.col(f"points_{p}") > 0)).then(1).otherwise(0)
+        for p in sides_seats
+    )
+    table = hands.select(
+        per_seat=own_points / own_seats,
+        won=mine(pl.col("winner")),
+        knock=knocked & (pl.col("outcome") == "knock"),
+        gin=knocked & pl.col("outcome").is_in(["gin", "big_gin"]),
+        undercut_suffered=knocked & (pl.col("outcome") == "undercut"),
+        undercut_made=(pl.col("knocker") >= 0) & ~knocked & (undercut_made > 0),
+    )
+    n = table.height
+    outcomes = {k: proportion(int(table[k].sum()), n) for k in ("knock", "gin", "undercut_suffered", "undercut_made")}
     games_won = None
     if games is not None:
-        games_won = proportion(int(games.select((pl.col("winner") == seat).sum()).item()), games.height)
-    return Side(name, mean_ci(points), proportion(won, hands.height), games_won, _side_outcomes(hands, seat))
+        games_won = proportion(int(games.select(mine(pl.col("winner")).sum()).item()), games.height)
+    return Side(name, mean_ci(table["per_seat"].to_numpy()), proportion(int(table["won"].sum()), n), games_won, outcomes)
 
 
 def match(
@@ -107,55 +119,57 @@ def match(
     hands: int | None = None,
     games: int | None = None,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = 1,
     strategy_paths: Sequence[str] = (),
     progress: bool = False,
 ) -> MatchResult:
-    """Play A against B on paired deals (each deal twice, seats swapped). Two players only."""
+    """Play A against B on duplicate deals: each deal once per seat, A taking each seat in turn.
+
+    With two players this is the classic swap of seats; with 3-4, B holds
+    every other seat. A's result on a deal is its points minus the average
+    of B's seats, averaged over the seatings.
+    """
     rules = rules or Rules()
-    if rules.players != 2:
-        raise ValueError("match compares two strategies: use rules with players = 2")
+    players = rules.players
     sa = a if isinstance(a, Strategy) else resolve(a, extra_paths=strategy_paths)
     sb = b if isinstance(b, Strategy) else resolve(b, extra_paths=strategy_paths)
-    results = []
-    for seats in ((sa, sb), (sb, sa)):
+    frames, game_frames, nets = [], [], []
+    for seat in range(players):
+        seats = [sb] * players
+        seats[seat] = sa
         spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, strategy_paths=strategy_paths)
-        results.append(run(spec, None, workers=workers, progress=progress))
-    h1, h2 = (r.hands.with_columns(pl.lit(i).alias("seating")) for i, r in enumerate(results))
-    # Net points of A per hand: seat 0 in the first seating, seat 1 in the second.
-    net1 = (h1["points_0"] - h1["points_1"]).to_numpy().astype(np.float64)
-    net2 = (h2["points_1"] - h2["points_0"]).to_numpy().astype(np.float64)
+        result = run(spec, None, workers=workers, progress=progress)
+        h = result.hands.with_columns(pl.lit(seat).alias("seating"))
+        others = [h[f"points_{p}"].to_numpy() for p in range(players) if p != seat]
+        nets.append(h[f"points_{seat}"].to_numpy() - np.mean(others, axis=0))
+        frames.append(h)
+        if games is not None:
+            game_frames.append(result.games.with_columns(pl.lit(seat).alias("seating")))
     if hands is not None:
-        paired = mean_ci((net1 + net2) / 2)  # hand i of both seatings is the same deal
-        unpaired = mean_ci(np.concatenate([net1, net2]))
+        paired = mean_ci(np.mean(nets, axis=0))  # hand i of every seating is the same deal
+        unpaired = mean_ci(np.concatenate(nets))
     else:
         per_game = [
-            h.group_by("game").agg(pl.col("net").sum(), pl.len().alias("n")).sort("game")
-            for h in (h1.with_columns(net=pl.Series(net1)), h2.with_columns(net=pl.Series(net2)))
+            h.with_columns(net=pl.Series(net)).group_by("game").agg(pl.col("net").sum(), pl.len().alias("n")).sort("game")
+            for h, net in zip(frames, nets)
         ]
-        nets = [g["net"].to_numpy() for g in per_game]
-        counts = [g["n"].to_numpy() for g in per_game]
-        paired = ratio_ci(nets[0] + nets[1], counts[0] + counts[1])  # game g of both seatings starts alike
-        # The same games as if unpaired, half as many units each twice as noisy.
-        unpaired = ratio_ci(np.concatenate(nets) * 2, np.concatenate(counts) * 2)
-    both = pl.concat([h1, h2])
-    seat_a = pl.when(pl.col("seating") == 0).then(0).otherwise(1)
-    seat_b = 1 - seat_a
-    points_a = np.concatenate([h1["points_0"].to_numpy(), h2["points_1"].to_numpy()])
-    points_b = np.concatenate([h1["points_1"].to_numpy(), h2["points_0"].to_numpy()])
-    games_both = None
-    if games is not None:
-        games_both = pl.concat([r.games.with_columns(pl.lit(i).alias("seating")) for i, r in enumerate(results)])
-    void = int(both["outcome"].is_in(["void", "guard"]).sum())
+        total = sum(g["net"].to_numpy() for g in per_game)
+        count = sum(g["n"].to_numpy() for g in per_game)
+        paired = ratio_ci(total, count)  # game g of every seating starts alike
+        unpaired = ratio_ci(np.concatenate([g["net"].to_numpy() for g in per_game]) * players,
+                            np.concatenate([g["n"].to_numpy() for g in per_game]) * players)
+    every = pl.concat(frames)
+    every_game = pl.concat(game_frames) if games is not None else None
+    void = int(every["outcome"].is_in(["void", "guard"]).sum())
     return MatchResult(
-        a=_side(sa.name, both, games_both, seat_a, points_a),
-        b=_side(sb.name, both, games_both, seat_b, points_b),
+        a=_side(sa.name, every, every_game, lambda seat: seat == pl.col("seating"), players),
+        b=_side(sb.name, every, every_game, lambda seat: (seat >= 0) & (seat != pl.col("seating")), players),
         diff_points_per_hand=paired,
         unpaired_diff_points_per_hand=unpaired,
-        void_share=proportion(void, both.height),
+        void_share=proportion(void, every.height),
         mode="hands" if hands is not None else "games",
         deals=hands if hands is not None else games,
-        hands=both.height,
+        hands=every.height,
         seed=seed,
         rules=rules.to_dict(),
     )
@@ -163,7 +177,7 @@ def match(
 
 def match_text(result: MatchResult) -> str:
     lines = [
-        f"{result.a.name} vs {result.b.name}: {result.deals:,} deals played in both seatings "
+        f"{result.a.name} vs {result.b.name}: {result.deals:,} deals, each played with {result.a.name} in every seat "
         f"({result.hands:,} hands), seed {result.seed}"
     ]
     header = f"{'':<28}{'points/hand':>16}{'hands won':>16}{'knock':>14}{'gin':>14}{'undercut by':>14}{'undercut':>14}"

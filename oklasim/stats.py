@@ -43,7 +43,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    low = 0.0 if successes == 0 else max(0.0, centre - spread)  # exact ends: rounding leaves ~1e-19
+    high = 1.0 if successes == n else min(1.0, centre + spread)
+    return low, high
 
 
 def proportion(successes: int, n: int) -> Estimate:

@@ -48,9 +48,14 @@ def test_games_match_has_win_rates_that_add_up():
     assert result.a.games_won.mean + result.b.games_won.mean == pytest.approx(1.0)
 
 
-def test_match_needs_two_players():
-    with pytest.raises(ValueError, match="players = 2"):
-        match("simple", "greedy", Rules(players=3), hands=10)
+@pytest.mark.parametrize("players", [3, 4])
+def test_match_with_more_players_rotates_a_through_every_seat(players):
+    result = match("simple", "random", Rules(players=players), games=40, seed=1)
+    assert result.diff_points_per_hand.low > 0  # simple beats random
+    assert result.a.games_won.mean + result.b.games_won.mean == pytest.approx(1.0)
+    assert result.a.games_won.n == 40 * players
+    same = match("random", "random", Rules(players=players), hands=300, seed=2)
+    assert same.diff_points_per_hand.mean == pytest.approx(0, abs=1e-9)
 
 
 def test_tournament_ranks_random_last():

@@ -3,8 +3,10 @@
 By upcard rank: the outcome mix (knock, gin, undercut, void), hand length in
 draws, points per hand, how often the first upcard is taken and by whom, and
 the dealer's edge; the same under plain gin (fixed limit 10) for comparison;
-by suit when spades double. Options (``[options]``): ``spade_double = true``
-adds the by-suit section.
+by suit when spades double; and 2 against 3 and 4 players. Options
+(``[options]``): ``spade_double = true`` adds the by-suit section;
+``players = [3, 4]`` adds hands with more players (7 cards each, every seat
+playing the first of the study's strategies).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ def check(experiment: Experiment) -> None:
     if experiment.mode != "hands":
         raise ValueError(f"{experiment.source}: upcard_effects plays independent hands: use hands = N")
     if experiment.base_rules().players != 2:
-        raise ValueError(f"{experiment.source}: upcard_effects compares two-player hands")
+        raise ValueError(f"{experiment.source}: upcard_effects starts from two-player rules (add more with players = [3, 4])")
+    if not set(experiment.options.get("players", [])) <= {3, 4}:
+        raise ValueError(f"{experiment.source}: options.players may list 3 and 4")
 
 
 def configurations(experiment: Experiment) -> dict[str, RunSpec]:
@@ -37,10 +41,15 @@ def configurations(experiment: Experiment) -> dict[str, RunSpec]:
     variants = {"oklahoma": rules.replace(oklahoma=True), "plain": rules.replace(oklahoma=False)}
     if experiment.options.get("spade_double", False):
         variants["spades"] = rules.replace(oklahoma=True, spade_double=True)
-    return {
+    specs = {
         name: RunSpec.create(r, list(experiment.strategies), seed=experiment.seed, **experiment.size())
         for name, r in variants.items()
     }
+    for players in experiment.options.get("players", []):
+        specs[f"players_{players}"] = RunSpec.create(
+            rules.replace(players=players), [experiment.strategies[0]], seed=experiment.seed, **experiment.size()
+        )
+    return specs
 
 
 def run(experiment: Experiment, run_dir: Path, workers: int) -> None:
@@ -53,6 +62,8 @@ DEALER_EDGE = (
     .then(pl.col("points_0") - pl.col("points_1"))
     .otherwise(pl.col("points_1") - pl.col("points_0"))
 )
+PLAYER_OUTCOMES = {o: pl.col("outcome").is_in([o, "big_gin"] if o == "gin" else [o, "guard"] if o == "void" else [o])
+                   for o in OUTCOMES}
 
 
 def by_upcard(hands: pl.DataFrame, key: str = "upcard_rank") -> pl.DataFrame:
@@ -61,8 +72,7 @@ def by_upcard(hands: pl.DataFrame, key: str = "upcard_rank") -> pl.DataFrame:
     shares = group_shares(
         hands,
         [key],
-        {o: pl.col("outcome").is_in([o, "big_gin"] if o == "gin" else [o, "guard"] if o == "void" else [o])
-         for o in OUTCOMES}
+        PLAYER_OUTCOMES
         | {
             "taken_by_non_dealer": pl.col("first_taker") == 1 - pl.col("dealer"),
             "taken_by_dealer": pl.col("first_taker") == pl.col("dealer"),
@@ -122,10 +132,33 @@ def _summary(tables: dict[str, pl.DataFrame], plain_all: pl.DataFrame, okla_all:
     return lines
 
 
+def by_players(frames: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    """Outcome shares, draws and points per hand for each number of players."""
+    hands = pl.concat([f.select("outcome", "draws", "points").with_columns(players=pl.lit(p)) for p, f in frames.items()])
+    shares = group_shares(hands, ["players"], PLAYER_OUTCOMES)
+    means = group_means(hands, ["players"], {"draws": pl.col("draws"), "points": pl.col("points")})
+    return shares.join(means.drop("n"), on="players").sort("players")
+
+
+def _players_figure(table: pl.DataFrame):
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    x = np.arange(table.height)
+    bottom = np.zeros(table.height)
+    for outcome in OUTCOMES:
+        share = table[outcome].to_numpy()
+        ax.bar(x, share, bottom=bottom, color=COLOURS[outcome], label=outcome)
+        bottom += share
+    ax.set_xticks(x, [f"{p} players" for p in table["players"].to_list()])
+    ax.set_ylabel("share of hands")
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     specs = configurations(experiment)
     names = {"oklahoma": "Oklahoma", "plain": "plain gin", "spades": "Oklahoma, spades double"}
-    frames = {names[k]: storage.scan(run_dir / k, "hands").collect() for k in specs}
+    frames = {names[k]: storage.scan(run_dir / k, "hands").collect() for k in specs if k in names}
+    more = {int(k.split("_")[1]): storage.scan(run_dir / k, "hands").collect() for k in specs if k.startswith("players_")}
     tables = {name: rank_sorted(by_upcard(hands)) for name, hands in frames.items() if name != names["spades"]}
     overall = {name: by_upcard(hands.with_columns(pl.lit("all").alias("upcard")), "upcard") for name, hands in frames.items()}
     doc = Report(report_dir, experiment.title)
@@ -148,6 +181,18 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
         by_suit = by_upcard(frames[names["spades"]], "upcard_suit").sort("upcard_suit")
         doc.table("by_suit_spades_double", by_suit, "By upcard suit when a spade doubles the hand",
                   "With spade doubling, a spade upcard doubles every score of the hand (bonuses included).")
+    if more:
+        players = by_players({2: frames["Oklahoma"].select("outcome", "draws", "points")} | more)
+        row = {r["players"]: r for r in players.iter_rows(named=True)}
+        doc.summary.append(
+            "With more players the stock is shorter and more hands reach the wall: "
+            + ", ".join(f"{p} players {fmt(row[p]['draws'])} draws and {fmt(100 * row[p]['void'])}% void"
+                        for p in sorted(row)) + "."
+        )
+        doc.figure("outcomes_by_players", _players_figure(players), "Two, three and four players",
+                   "Outcome mix by number of players (7 cards each for 3-4; every seat plays "
+                   f"{experiment.strategies[0]}). With more players the stock is shorter and the wall comes sooner.")
+        doc.table("by_players", players, "By number of players", "*_lo and *_hi bound the 95% interval.")
     doc.table("overall", pl.concat([t.with_columns(pl.lit(n).alias("rules")) for n, t in overall.items()]).drop("upcard"),
               "All hands", "The same figures over all upcards.")
     return doc.write()
