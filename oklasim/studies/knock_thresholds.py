@@ -193,7 +193,7 @@ def policy_table(grid: pl.DataFrame) -> pl.DataFrame:
 
 
 def _heatmap(grid: pl.DataFrame, bonuses: list[int], column: str, title: str):
-    fig, axes = plt.subplots(1, len(bonuses), figsize=(6.2 * len(bonuses), 4.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(bonuses), figsize=(6.6 * len(bonuses), 4.4), squeeze=False, layout="constrained")
     for ax, bonus in zip(axes[0], bonuses):
         cells = grid.filter((pl.col("undercut_bonus") == bonus) & (pl.col("gin_after_draws") == NEVER)
                             & (pl.col("knock_limit") >= 0))
