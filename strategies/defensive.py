@@ -26,7 +26,8 @@ lays off little, and do not knock into an undercut.
   exceeds ``max_undercut_risk`` (kit: ``undercut_risk_nb``: the opponent's
   deadwood is modelled from the mean value of the unseen cards and the
   opponent's draw count, with a Gamma(2) spread; see its docstring). Under
-  the fiftieth-card rule a knock offered with the last discard is taken.
+  the fiftieth-card rule the last discard is taken to knock by the same test
+  (declining it leaves the hand void).
 * **Lay melds**: the optimal arrangement onto which the opponent can lay off
   the least value, counting the cards it is known to hold in full and unseen
   cards at the chance that they are in its hand (kit:
@@ -109,7 +110,7 @@ def decide_nb(kind, view, params):
     if kind == D_KNOCK:
         max_risk = params[MAX_UNDERCUT_RISK]
         if max_risk < 1 and undercut_risk_nb(view, knock_deadwood_nb(view)) > max_risk:
-            return knock_if_at_most_nb(view, 0)  # gin, big gin or a forced knock only
+            return knock_if_at_most_nb(view, 0)  # gin or big gin only
         return knock_if_at_most_nb(view, 10)
     if kind == D_DISCARD:
         allowed = allowed_discards_nb(view)

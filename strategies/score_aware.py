@@ -19,7 +19,8 @@ R_TARGET_SCORE), is "knock when the least deadwood a knock leaves is <= T"
 4. ``threshold`` otherwise.
 
 In single hands (scores 0-0) it is the fixed ``threshold`` rule. Under the
-fiftieth-card rule a knock offered with the last discard is taken.
+fiftieth-card rule the last discard is taken to knock by the same rules
+(declining it leaves the hand void).
 
 Draws, discards and the meld layout are ``defensive``'s defaults (``play``
 1: the kit's ``meld_or_knock_take_nb``, ``scored_discard_nb`` with
