@@ -162,15 +162,11 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
     except KeyboardInterrupt:
         where = f"; rerun the same command with --resume to finish {out}" if out else ""
         raise click.ClickException(f"interrupted{where}") from None
-    click.echo(summary_text(result.hands, result.games, spec.labels))
-    rate = spec.count / result.seconds if result.seconds else float("inf")
-    click.echo(f"{spec.count:,} {spec.mode} in {result.seconds:.1f} s ({rate:,.0f}/s)" + (f"; written to {out}" if out else ""))
-
-
-def summary_text(hands, games, labels) -> str:
     from .analysis import run_summary
 
-    return run_summary(hands, games, labels)
+    click.echo(run_summary(result.hands, result.games, spec.labels))
+    rate = spec.count / result.seconds if result.seconds else float("inf")
+    click.echo(f"{spec.count:,} {spec.mode} in {result.seconds:.1f} s ({rate:,.0f}/s)" + (f"; written to {out}" if out else ""))
 
 
 def match_options(command):
@@ -304,6 +300,7 @@ def runs(root: str) -> None:
 def show(run_dir: str) -> None:
     """Summarise one run: its spec, counts, outcome mix and points."""
     from . import storage
+    from .analysis import run_summary
 
     manifest = storage.read_manifest(Path(run_dir))
     spec = manifest["spec"]
@@ -312,7 +309,7 @@ def show(run_dir: str) -> None:
     click.echo(f"strategies: {', '.join(spec['labels'])}")
     hands = storage.scan(Path(run_dir), "hands").collect()
     games = storage.scan(Path(run_dir), "games").collect() if spec["mode"] == "games" else None
-    click.echo(summary_text(hands, games, spec["labels"]))
+    click.echo(run_summary(hands, games, spec["labels"]))
 
 
 @main.command()

@@ -136,8 +136,8 @@ def build_report(run_dir: str | Path, reports_root="reports") -> Path:
     run_dir = Path(run_dir)
     study_file = run_dir / STUDY_FILE
     if study_file.is_file():
-        experiment = Experiment(**{**json.loads(study_file.read_text())})
-        experiment = Experiment(**{**asdict(experiment), "strategies": tuple(experiment.strategies)})
+        data = json.loads(study_file.read_text())
+        experiment = Experiment(**{**data, "strategies": tuple(data["strategies"])})
         return STUDIES[experiment.kind].report(experiment, run_dir, Path(reports_root) / experiment.label)
     storage.read_manifest(run_dir)  # a clear error if this is not a run at all
     return plain_run.report(run_dir, Path(reports_root) / run_dir.name)

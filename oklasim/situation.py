@@ -13,7 +13,7 @@ given (hands, discard pile, stock order), with whose turn it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -89,9 +89,6 @@ class Situation:
             raise ValueError("situation: when all pass, the player on the dealer's left draws from the stock")
         if len(self.complete_stock()) < 3:
             raise ValueError("situation: the hand ended at the wall with 2 cards in the stock")
-
-    def with_turn(self, turn: int, phase: str = "draw") -> Situation:
-        return replace(self, turn=turn, phase=phase)
 
 
 def passed_seats(players: int, situation: Situation) -> list[int]:

@@ -7,7 +7,6 @@ import math
 import numpy as np
 import polars as pl
 
-from ..rules import Rules
 from ..stats import Z95, wilson
 
 RANK_ORDER = list("A23456789TJQK")
@@ -56,9 +55,6 @@ def error_bars(ax, x, frame: pl.DataFrame, name: str, label: str, **style) -> No
     low, high = frame[f"{name}_lo"].to_numpy(), frame[f"{name}_hi"].to_numpy()
     ax.errorbar(x, mean, yerr=np.vstack([mean - low, high - mean]), label=label, capsize=3, marker="o", **style)
 
-
-def rules_label(rules: Rules) -> str:
-    return "Oklahoma" if rules.oklahoma else f"plain gin (limit {rules.fixed_knock_limit})"
 
 
 def fmt(value: float, digits: int = 1) -> str:
