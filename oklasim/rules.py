@@ -232,4 +232,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "wall_rule": "fiftieth_card",
         "discard_taken_card": True,
     },
+    # The EAAI-21 Gin Rummy challenge's referee (shared/peers/RULES-EAAI.md; seeds/RULES.md §I lists what differs).
+    "eaai": {
+        "oklahoma": False,
+        "fixed_knock_limit": 10,
+        "undercut_bonus": 25,
+        "dealer_rule": "alternate",
+    },
 }

@@ -22,6 +22,11 @@ def test_presets_differ_as_rules_md_says():
     os_ = Rules.preset("openspiel")
     assert (os_.single_hand, os_.undercut_bonus, os_.tie_rule) == (True, 25, "no_score")
     assert (os_.wall_rule, os_.discard_taken_card) == ("fiftieth_card", True)
+    eaai = Rules.preset("eaai")  # shared/peers/RULES-EAAI.md
+    assert (eaai.oklahoma, eaai.knock_limit("As"), eaai.knock_limit("3d"), eaai.big_gin) == (False, 10, 10, False)
+    assert (eaai.gin_bonus, eaai.undercut_bonus, eaai.tie_rule, eaai.discard_taken_card) == (25, 25, "undercut", False)
+    assert (eaai.wall_rule, eaai.dealer_rule, eaai.target_score) == ("void", "alternate", 100)
+    assert (eaai.box_bonus, eaai.game_bonus, eaai.shutout_rule, eaai.single_hand) == (0, 0, "none", False)
 
 
 @pytest.mark.parametrize("upcard, limit", [("As", 0), ("2h", 2), ("6c", 6), ("9d", 9), ("Th", 10), ("Kc", 10)])
