@@ -55,6 +55,9 @@ class MatchResult:
     hands: int
     seed: int
     rules: dict = field(repr=False)
+    # A's paired net points on each deal, averaged over the seatings (hands mode): for paired comparisons
+    # across matches on the same deals, e.g. a tuned strategy and its default against one opponent.
+    deal_nets: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def variance_reduction(self) -> float:
@@ -145,8 +148,10 @@ def match(
         frames.append(h)
         if games is not None:
             game_frames.append(result.games.with_columns(pl.lit(seat).alias("seating")))
+    deal_nets = None
     if hands is not None:
-        paired = mean_ci(np.mean(nets, axis=0))  # hand i of every seating is the same deal
+        deal_nets = np.mean(nets, axis=0)  # hand i of every seating is the same deal
+        paired = mean_ci(deal_nets)
         unpaired = mean_ci(np.concatenate(nets))
     else:
         per_game = [
@@ -172,6 +177,7 @@ def match(
         hands=every.height,
         seed=seed,
         rules=rules.to_dict(),
+        deal_nets=deal_nets,
     )
 
 
