@@ -45,6 +45,8 @@ class Param:
     low: float
     high: float
     help: str
+    # Whether `oklasim tune` searches it in whole numbers; None: when the default and both bounds are whole.
+    integer: bool | None = None
 
     def check(self, value: float, family: str) -> float:
         if not self.low <= value <= self.high:

@@ -79,7 +79,9 @@ class Dimension:
 
 
 def is_integer(param: Param) -> bool:
-    """Parameters declared with whole-number default and bounds are counts or thresholds: searched as integers."""
+    """As the family declares it; undeclared, whole-number default and bounds mean a count, a threshold or a switch."""
+    if param.integer is not None:
+        return param.integer
     return all(float(v).is_integer() for v in (param.default, param.low, param.high))
 
 
@@ -343,7 +345,8 @@ def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int |
 
     tuned, baseline = spec.strategy(values), spec.baseline()
     figures = []
-    for i, opponent in enumerate(tqdm(spec.panel, desc="held-out check", unit=" opponent", disable=not progress)):
+    for i, opponent in enumerate(tqdm(spec.panel, desc="held-out check", unit=" opponent",
+                                         disable=None if progress else True)):
         mine, theirs = (match(s, opponent, spec.rules, hands=deals, seed=spec.held_out_seed(i), workers=workers,
                               strategy_paths=spec.strategy_paths) for s in (tuned, baseline))
         gain = paired_difference(mine.deal_nets, theirs.deal_nets)  # the same deals: the luck cancels

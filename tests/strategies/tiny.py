@@ -21,7 +21,7 @@ FAMILY = Family(
     doc="greedy that knocks only with deadwood <= knock_at and <= limit_share of the knock limit.",
     params=(
         Param("knock_at", 10, 0, 10, "knock only with deadwood <= this"),
-        Param("limit_share", 1.0, 0.0, 1.0, "and only with deadwood <= this share of the knock limit"),
+        Param("limit_share", 1.0, 0.0, 1.0, "and only with deadwood <= this share of the knock limit", integer=False),
         Param("version", 1, 1, 1, "fixed: no range, so it cannot be tuned"),
     ),
 )
