@@ -31,9 +31,10 @@ import fcntl
 import hashlib
 import json
 import re
+import time
 import warnings
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,9 +56,6 @@ RESULT_MD = "result.md"
 REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; rungs double the deals
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
 _SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
-
-optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar and the report say what matters
-warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)  # multivariate TPE
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
 _RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
 
@@ -241,8 +239,12 @@ def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
 @contextmanager
 def _folder_lock(folder: Path):
     """One tune per folder at a time: a resume must know that an unfinished trial is not still running."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / LOCK_FILE, "w") as handle:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / LOCK_FILE, "w")
+    except OSError as exc:
+        raise ValueError(f"cannot write in {folder}: {exc.strerror}") from None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -260,8 +262,8 @@ def _check_folder(spec: TuneSpec, folder: Path) -> None:
             raise ValueError(f"{path} is corrupt; delete {folder} to start again") from None
         if stored != spec.identity():
             raise ValueError(f"{folder} holds a different tune (see {path}); give another --out")
-    elif (folder / JOURNAL_FILE).exists():
-        raise ValueError(f"{folder} holds a study without {SPEC_FILE}; give another --out")
+    elif any(p.name != LOCK_FILE for p in folder.iterdir()):
+        raise ValueError(f"{folder} holds something else than a tune (no {SPEC_FILE}); give another --out")
     else:
         atomic_write_bytes(path, json.dumps(spec.identity(), indent=2, sort_keys=True).encode())
 
@@ -275,6 +277,8 @@ def open_study(spec: TuneSpec, folder: Path | None):
     which then holds exactly what an uninterrupted run would hold. A
     generation is used only once it is marked ready (the copy completed).
     """
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar and the report say what matters
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)  # multivariate TPE
     if folder is None:
         storage = optuna.storages.InMemoryStorage()
     else:
@@ -374,7 +378,6 @@ class TuneResult:
     opponents: tuple[OpponentFigures, ...]
     trials: dict[str, float]  # finished, complete, pruned, best (trial number), search_value
     held_out_deals: int
-    folder: str | None
     seconds: float
     history: tuple[dict, ...] = ()  # every finished trial: number, state, params, objective by deals played
 
@@ -454,63 +457,64 @@ class TuneResult:
 # -- the whole tune -----------------------------------------------------------------------------------
 
 
-def _best_values(spec: TuneSpec, study: optuna.Study) -> dict[str, float]:
-    best = study.best_trial  # among the candidates that played every rung
-    return dict(spec.strategy(best.params).values)
-
-
 def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget: int = 20, seed: int = 0,
          params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
          out: str | Path | None = None, workers: int | None = None, hands_per_rung: int = 1000, rungs: int = 4,
          held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False) -> TuneResult:
-    """Tune ``family`` against the panel ``against``; see the module doc.
+    """Tune ``family`` against the panel ``against``; see the module doc and ``run_tune``.
 
     ``params`` names the parameters to search (None: the declared range;
     a (low, high) pair narrows it), by default every parameter with a range;
-    ``fixed`` sets others. ``budget`` is the number of candidates tried
-    (the family's defaults first). With ``out`` the study is kept in that
-    folder and a rerun continues it, with a larger budget too; the result
-    is written there as result.json and result.md.
+    ``fixed`` sets others.
     """
-    import time
+    spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths)
+    return run_tune(spec, budget, out, workers, held_out, progress)
 
-    from tqdm import tqdm
 
+def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers: int | None = None,
+             held_out: int = 20_000, progress: bool = False) -> TuneResult:
+    """Search until ``budget`` candidates (the baseline first) have finished, then check the best on held-out deals.
+
+    With ``out`` the study is kept in that folder and a rerun continues it,
+    with a larger budget too; the result is written there as result.json
+    and result.md. Without it the study lives in memory.
+    """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"the budget is a number of trials, at least 1; got {budget!r}")
     if held_out < 2:
         raise ValueError(f"held-out deals must be at least 2, got {held_out}")
-    spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths)
     folder = Path(out) if out is not None else None
     started = time.perf_counter()
-    with _folder_lock(folder) if folder else _no_lock():
+    with _folder_lock(folder) if folder else nullcontext():
         if folder:
             _check_folder(spec, folder)
         study = open_study(spec, folder)
-        done = len(finished_trials(study))
-        with tqdm(total=budget, initial=min(done, budget), desc=f"tune {family}", unit=" trial",
-                  disable=None if progress else True, dynamic_ncols=True) as bar:
-            while done < budget:
-                run_trial(spec, study, workers)
-                done += 1
-                bar.update()
-                bar.set_postfix(best=f"{study.best_value:+.3f}")
+        _search(spec, study, budget, workers, progress)
+        best = study.best_trial  # among the candidates that played every rung
+        values = dict(spec.strategy(best.params).values)
+        opponents = confirm(spec, best.params, held_out, workers, progress)
         finished = finished_trials(study)
-        values = _best_values(spec, study)
-        opponents = confirm(spec, {d.name: values[d.name] for d in spec.dimensions}, held_out, workers, progress)
         trials = {"finished": len(finished), "complete": sum(t.state == TrialState.COMPLETE for t in finished),
-                  "pruned": sum(t.state == TrialState.PRUNED for t in finished), "best": study.best_trial.number,
-                  "search_value": study.best_value}
+                  "pruned": sum(t.state == TrialState.PRUNED for t in finished), "best": best.number,
+                  "search_value": best.value}
         history = tuple({"number": t.number, "state": t.state.name.lower(), "params": t.params,
                          "objective_by_deals": t.intermediate_values} for t in finished)
         result = TuneResult(spec, values, dict(spec.baseline().values), opponents, trials, held_out,
-                            str(folder) if folder else None, time.perf_counter() - started, history)
+                            time.perf_counter() - started, history)
         if folder:
             atomic_write_bytes(folder / RESULT_JSON, json.dumps(result.as_dict(), indent=2).encode())
             atomic_write_bytes(folder / RESULT_MD, result.markdown().encode())
     return result
 
 
-@contextmanager
-def _no_lock():
-    yield
+def _search(spec: TuneSpec, study: optuna.Study, budget: int, workers: int | None, progress: bool) -> None:
+    from tqdm import tqdm
+
+    done = len(finished_trials(study))
+    with tqdm(total=budget, initial=min(done, budget), desc=f"tune {spec.family}", unit=" trial",
+              disable=None if progress else True, dynamic_ncols=True) as bar:
+        while done < budget:
+            run_trial(spec, study, workers)
+            done += 1
+            bar.update()
+            bar.set_postfix(best=f"{study.best_value:+.3f}")

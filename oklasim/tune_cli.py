@@ -62,15 +62,14 @@ def tune_command(family, against, rules_spec, players, budget, seed, params, fix
     to continue; the result equals that of an uninterrupted run.
     """
     from .strategy import parse_overrides
-    from .tune import TuneSpec, default_folder, tune
+    from .tune import TuneSpec, default_folder, run_tune
 
-    rules = load_rules(rules_spec, players)
     panel = split_strategies(against) if against.strip() else []
-    arguments = dict(family=family, against=panel, rules=rules, params=_params(params), fixed=parse_overrides(fixes),
-                     seed=seed, hands_per_rung=hands_per_rung, rungs=rungs, strategy_paths=strategy_paths)
-    folder = out or default_folder(TuneSpec.create(**arguments))
+    spec = TuneSpec.create(family, panel, load_rules(rules_spec, players), _params(params), parse_overrides(fixes),
+                           seed, hands_per_rung, rungs, strategy_paths)
+    folder = out or default_folder(spec)
     try:
-        result = tune(**arguments, budget=budget, out=folder, workers=workers, held_out=held_out, progress=True)
+        result = run_tune(spec, budget, folder, workers, held_out, progress=True)
     except KeyboardInterrupt:
         raise click.ClickException(f"interrupted; run the same command to continue the study in {folder}") from None
     click.echo(result.text())

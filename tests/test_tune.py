@@ -196,9 +196,20 @@ def test_command_line_run_float_parameters_and_rerun(tmp_path, monkeypatch):
     assert other.exit_code == 1 and "holds a different tune" in other.output
 
 
-def test_one_tune_per_folder(tmp_path):
-    spec = TuneSpec.create(**{k: v for k, v in SMALL.items() if k not in ("budget", "held_out")})
-    with tune_module._folder_lock(tmp_path):
+def test_one_tune_per_folder_and_only_in_its_own(tmp_path):
+    with tune_module._folder_lock(tmp_path / "busy"):
         with pytest.raises(ValueError, match="another oklasim tune is working"):
-            tune(**SMALL, out=tmp_path)
-    assert spec.rung_deals() == [200, 400, 800]
+            tune(**SMALL, out=tmp_path / "busy")
+    (tmp_path / "other" / "hands").mkdir(parents=True)
+    with pytest.raises(ValueError, match="something else than a tune"):
+        tune(**SMALL, out=tmp_path / "other")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="cannot write in"):
+        tune(**SMALL, out=tmp_path / "file" / "t")
+
+
+def test_rungs_double_the_deals_and_seeds_never_repeat():
+    spec = TuneSpec.create("threshold", ["greedy", "simple"], hands_per_rung=300, rungs=4)
+    assert spec.rung_deals() == [300, 600, 1200, 2400]
+    seeds = [spec.search_seed(k, i) for k in range(4) for i in range(2)] + [spec.held_out_seed(i) for i in range(2)]
+    assert len({stream_key(s) for s in seeds}) == len(seeds) == 10
