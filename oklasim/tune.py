@@ -44,7 +44,7 @@ from optuna.trial import TrialState
 
 from .match import match
 from .rules import PRESETS, Rules
-from .stats import Estimate, mean_ci, paired_difference
+from .stats import Estimate, paired_difference
 from .storage import atomic_write_bytes
 from .strategy import Param, Strategy, families, resolve
 
@@ -306,7 +306,7 @@ def finished_trials(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
     return [t for t in study.trials if t.state in FINISHED]
 
 
-def run_trial(spec: TuneSpec, study, workers: int | None) -> None:
+def run_trial(spec: TuneSpec, study: optuna.Study, workers: int | None) -> None:
     """Propose, play and record one candidate. On any interruption the trial is recorded as failed, so no
     trial is left running on disk; the next run replaces it (see ``open_study``)."""
     n = len(finished_trials(study))

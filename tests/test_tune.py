@@ -213,3 +213,19 @@ def test_rungs_double_the_deals_and_seeds_never_repeat():
     assert spec.rung_deals() == [300, 600, 1200, 2400]
     seeds = [spec.search_seed(k, i) for k in range(4) for i in range(2)] + [spec.held_out_seed(i) for i in range(2)]
     assert len({stream_key(s) for s in seeds}) == len(seeds) == 10
+
+
+def test_command_line_interrupt_says_how_to_continue(tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_module, "match", interrupted)
+    result = cli("tiny", "--against", "greedy", "--out", str(tmp_path / "t"))
+    assert result.exit_code == 1 and "run the same command to continue the study in" in result.output
+    assert [t.state for t in trials_on_disk(tmp_path / "t")] == [optuna.trial.TrialState.FAIL]
+
+
+def test_runs_as_a_module_too():
+    """``python -m oklasim.cli`` imports the command line twice over: the tune command must not import in a cycle."""
+    process = subprocess.run([sys.executable, "-m", "oklasim.cli", "tune", "--help"], capture_output=True, text=True)
+    assert process.returncode == 0 and "paired points/hand difference" in process.stdout, process.stderr
