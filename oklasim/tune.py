@@ -156,8 +156,9 @@ class TuneSpec:
         if not [a for a in against if a.strip()]:
             raise ValueError("the panel of opponents is empty: give --against A,B,...")
         dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
-        panel = tuple(resolve(a, extra_paths=paths).canonical() for a in against)
-        if len(set(panel)) < len(panel):
+        resolved = [resolve(a, extra_paths=paths) for a in against]
+        panel = tuple(r.name for r in resolved)
+        if len({r.canonical() for r in resolved}) < len(panel):
             raise ValueError(f"an opponent is named twice in the panel: {', '.join(against)}")
         return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
                    int(hands_per_rung), int(rungs), paths)
@@ -165,7 +166,10 @@ class TuneSpec:
     def identity(self) -> dict:
         """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
         return {
-            "family": self.family, "panel": list(self.panel), "rules": self.rules.to_dict(),
+            "family": self.family, "rules": self.rules.to_dict(),
+            # every parameter spelled out: "eaai" and "eaai(tie_break=1)" are one opponent, and a changed default
+            # in a strategy file makes another study
+            "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
             "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
             "hands_per_rung": self.hands_per_rung, "rungs": self.rungs,
         }
