@@ -97,7 +97,8 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     declared = {p.name: p for p in family_of(family, extra_paths).params}
     for name in [*params, *fixed]:
         if name not in declared:
-            raise ValueError(f"strategy {family} has no parameter {name!r} (parameters: {', '.join(declared) or 'none'})")
+            choices = ", ".join(declared) or "none"
+            raise ValueError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
     both = sorted(set(params) & set(fixed))
     if both:
         raise ValueError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
@@ -108,7 +109,9 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     for name, narrowed in chosen.items():
         param = declared[name]
         if param.low == param.high:
-            raise ValueError(f"parameter {name} of {family} has no range (fixed at {param.default:g}); it cannot be tuned")
+            raise ValueError(
+                f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
+            )
         low, high = narrowed or (param.low, param.high)
         if not param.low <= low < high <= param.high:
             raise ValueError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
@@ -376,6 +379,8 @@ def _number(value: float) -> str:
 
 @dataclass(frozen=True)
 class TuneResult:
+    """The tuned values and their held-out check; the panel figures average the opponents' (equal weights)."""
+
     spec: TuneSpec
     values: dict[str, float]  # every parameter of the tuned candidate
     baseline_values: dict[str, float]
@@ -383,8 +388,7 @@ class TuneResult:
     trials: dict[str, float]  # finished, complete, pruned, best (trial number), search_value
     held_out_deals: int
     seconds: float
-    history: tuple[dict, ...] = ()  # every finished trial: number, state, params, objective by deals played
-
+    history: tuple[dict, ...]  # every finished trial: number, state, params, objective by deals played
 
     @property
     def tuned(self) -> Estimate:
@@ -438,8 +442,8 @@ class TuneResult:
         lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
         lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
         deals = self.spec.rung_deals()[-1]
-        lines.append(f"best candidate: trial {self.trials['best']}, search objective {self.trials['search_value']:+.3f} "
-                     f"on {deals:,} deals per opponent ({self.seconds:.1f} s)")
+        lines.append(f"best candidate: trial {self.trials['best']}, search objective "
+                     f"{self.trials['search_value']:+.3f} on {deals:,} deals per opponent ({self.seconds:.1f} s)")
         return "\n".join(lines)
 
     def markdown(self) -> str:
