@@ -437,7 +437,7 @@ class TuneResult:
             lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
                          f"  {_number(d.low)}..{_number(d.high)}")
         lines.append(f"  tuned strategy: {self.strategy}")
-        lines.append(f"held-out check on {self.held_out_deals:,} fresh deals per opponent, each in both seatings "
+        lines.append(f"held-out check on {self.held_out_deals:,} fresh deals per opponent, each in every seating "
                      "(paired points/hand vs the opponent, 95% intervals):")
         lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
         lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
@@ -450,8 +450,8 @@ class TuneResult:
         s = self.spec
         lines = [f"# Tuning `{s.family}`", "", self._header() + ".", "",
                  "Objective: the mean over the panel of the paired points/hand difference against each opponent "
-                 f"(each deal played in both seatings). Search: Optuna TPE, successive halving over rungs of "
-                 f"{', '.join(f'{d:,}' for d in s.rung_deals())} deals per opponent.", "",
+                 "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
+                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} deals per opponent.", "",
                  "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
         lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
                   f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]

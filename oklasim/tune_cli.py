@@ -35,7 +35,7 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
               help="Tune this parameter, over LO..HI if given (repeatable) [every parameter with a range].")
 @click.option("--fix", "fixes", multiple=True, metavar="NAME=VALUE", help="Hold a parameter at VALUE (repeatable).")
 @click.option("--hands-per-rung", type=int, default=1000, show_default=True,
-              help="Deals per opponent in the first rung, each in both seatings; every rung doubles them.")
+              help="Deals per opponent in the first rung, each in every seating; every rung doubles them.")
 @click.option("--rungs", type=int, default=4, show_default=True,
               help="Rungs of successive halving: a candidate in the worse half at a rung stops there.")
 @click.option("--held-out", type=int, default=20_000, show_default=True,
@@ -51,9 +51,9 @@ def tune_command(family, against, rules_spec, players, budget, seed, params, fix
 
     The objective of a candidate is its mean paired points/hand difference
     over the panel: against each opponent (equal weights) every deal is
-    played in both seatings. Optuna's TPE sampler proposes candidates; each
-    plays rungs of doubling numbers of deals, and successive halving stops
-    it at a rung where it is in the worse half. The best candidate and the
+    played with the candidate in every seat. Optuna's TPE sampler proposes
+    candidates; each plays rungs of doubling numbers of deals, and
+    successive halving stops it at a rung where it is in the worse half. The best candidate and the
     defaults are then re-measured on fresh deals the search never saw; the
     table gives their points/hand, the gain and per-opponent figures with
     95% intervals, also written to result.json and result.md in the folder.
