@@ -4,7 +4,7 @@ When it may knock, it weighs knocking with each legal discard against
 playing on: it samples ``samples`` worlds (the opponent's hand and the
 stock) consistent with its view, settles each knock by the showdown and
 plays the hand on to its end with a continuation strategy for both seats
-(``simple`` or ``greedy``), then takes the candidate with the most points
+(``simple``, ``greedy`` or ``expert``), then takes the candidate with the most points
 on average (its points minus the opponent's). It lays the meld
 arrangement that leaves the opponent least, on average. Elsewhere it plays
 like its continuation strategy, unless ``discards`` (sensible discards to
@@ -15,17 +15,23 @@ plays like its continuation strategy. The machinery of ``oklasim advise``.
 
 from pathlib import Path
 
+import numpy as np
 from numba import njit
 
 from oklasim._kernels.advise_nb import decide_function, forced_nb, mc_decide_nb
 from oklasim.strategy import family_module
-from oklasim.strategy_api import DECIDE_SIGNATURE, Family, Param, cache_depends_on
+from oklasim.strategy_api import DECIDE_SIGNATURE, MAX_PARAMS, Family, Param, cache_depends_on
 
 HERE = Path(__file__).resolve().parent
-SIMPLE_FILE, GREEDY_FILE = HERE / "simple.py", HERE / "greedy.py"
+SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE = HERE / "simple.py", HERE / "greedy.py", HERE / "expert.py"
 SIMPLE = decide_function(family_module(SIMPLE_FILE).decide_nb)
 GREEDY = decide_function(family_module(GREEDY_FILE).decide_nb)
+EXPERT_MODULE = family_module(EXPERT_FILE)
+EXPERT = decide_function(EXPERT_MODULE.decide_nb)
 FORCED = decide_function(forced_nb)
+# expert plays the rollouts with its defaults (a constant array frozen into the compiled code).
+EXPERT_PARAMS = np.zeros(MAX_PARAMS)
+EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]
 
 FAMILY = Family(
     name="mc",
@@ -34,15 +40,15 @@ FAMILY = Family(
         Param("samples", 16, 1, 4096, "worlds sampled per decision"),
         Param("discards", 0, 0, 11, "sensible discards weighed when playing on; 0 = the continuation's own"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
-        Param("continuation", 0, 0, 1, "strategy playing the rollouts on: 0 = simple, 1 = greedy"),
-        Param("opponent", 0, 0, 1, "model of the opponent in the rollouts: 0 = simple, 1 = greedy"),
+        Param("continuation", 0, 0, 2, "strategy playing the rollouts on: 0 = simple, 1 = greedy, 2 = expert"),
+        Param("opponent", 0, 0, 2, "model of the opponent in the rollouts: 0 = simple, 1 = greedy, 2 = expert"),
         Param("prior", 1, 0, 1, "worlds: 0 = uniform, 1 = as played (see oklasim.advise)"),
     ),
     presets={"mc_fast": {"samples": 8}},
 )
 
-with cache_depends_on(SIMPLE_FILE, GREEDY_FILE):
+with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 
     @njit(DECIDE_SIGNATURE, cache=True)
     def decide_nb(kind, view, params):
-        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), FORCED())
+        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS)

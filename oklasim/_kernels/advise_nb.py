@@ -773,25 +773,43 @@ def played_prior_nb(view, kind):
     return np.array([draws, PRIOR_PLAYED, last], dtype=np.int64)
 
 
+CONTINUE_SIMPLE, CONTINUE_GREEDY, CONTINUE_EXPERT = 0, 1, 2  # codes of mc's continuation and opponent
+
+
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, forced_fn):
+def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
+    if code == CONTINUE_EXPERT:
+        return expert_fn
+    return greedy_fn if code == CONTINUE_GREEDY else simple_fn
+
+
+@njit(cache=True)
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
     on (0: only the continuation's own discard, and discards are left to
     it), whether draws are searched too (else the continuation strategy
     draws), the continuation strategy and the opponent model (0 = simple,
-    1 = greedy),
+    1 = greedy, 2 = expert with ``expert_params``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``).
     With more than two players it plays like its continuation strategy.
     """
-    cont_fn = simple_fn if params[P_CONTINUATION] == 0 else greedy_fn
-    opp_fn = simple_fn if params[P_OPPONENT] == 0 else greedy_fn
+    me = view[V_SEAT]
     rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
+    cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
+    opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
+    if params[P_CONTINUATION] == CONTINUE_EXPERT:
+        rollout_params[me] = expert_params
+    if params[P_OPPONENT] == CONTINUE_EXPERT:
+        for seat in range(MAX_SEATS):
+            if seat != me:
+                rollout_params[seat] = expert_params
+    own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
-        return cont_fn(kind, view, rollout_params[0])
+        return cont_fn(kind, view, own)
     if (kind == D_DRAW or kind == D_TAKE_UPCARD) and params[P_DRAWS] == 0:
-        return cont_fn(kind, view, rollout_params[0])
+        return cont_fn(kind, view, own)
     if kind == D_DISCARD and view[V_MEMORY] > 0 and view[V_MEMORY + 1] == view[V_DRAWS]:
         card = view[V_MEMORY] - 1
         view[V_MEMORY] = 0
@@ -799,7 +817,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, forced_fn):
             return card
     max_continue = int64(params[P_DISCARDS])
     if kind == D_DISCARD and max_continue == 0:
-        return cont_fn(kind, view, rollout_params[0])
+        return cont_fn(kind, view, own)
     cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
     if kind == D_ARRANGE:
         n = arrangement_columns_nb(view, cand)
@@ -808,11 +826,11 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, forced_fn):
         hand, forbidden = view[V_HAND], view[V_FORBIDDEN]
         n, action = after_draw_candidates_nb(view, hand, forbidden, PRE_NONE, True, False, 0, cand, 0, 0)
         if view[V_LAST_CHANCE] == 0:
-            n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, cont_fn(D_DISCARD, view, rollout_params[0]), action)
+            n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, cont_fn(D_DISCARD, view, own), action)
     else:
         n = candidates_nb(view, kind, max(max_continue, 1), cand)
     if n == 0:
-        return cont_fn(kind, view, rollout_params[0])
+        return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
         return answer_nb(kind, view, cand[0])
     state = next_state_nb(uint64(view[V_RNG]))
@@ -827,7 +845,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, forced_fn):
         view, kind, cand, n, active, key, 0, prior, 0, samples, cont_fn, opp_fn, forced_fn, rollout_params, out, status
     )
     if error:
-        return cont_fn(kind, view, rollout_params[0])
+        return cont_fn(kind, view, own)
     best, best_total = 0, np.int64(-(1 << 40))
     for c in range(n):
         total = np.int64(0)

@@ -1,0 +1,208 @@
+"""expert: its card-tracking model, look-ahead and danger checked against brute force, its knock stages, its strength."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from oklasim import reference, strategy
+from oklasim._kernels import layout as L
+from oklasim.cards import parse_card, parse_hand
+from oklasim.engine import simulate
+from oklasim.rules import Rules
+
+MODULE = strategy.family_module(strategy.families()["expert"].source)
+DEFAULTS = strategy.resolve("expert").vector()
+
+
+def view_of(hand, pile=(), taken=0, discarded=0, draws=0, my_draws=0, knock_limit=10):
+    """A two-player view for seat 0: ``pile`` bottom first, the opponent's pickups and discards as masks."""
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_HAND] = hand
+    view[L.V_PLAYERS] = 2
+    view[L.V_RULES + L.R_HAND_SIZE] = 10
+    view[L.V_RULES + L.R_TARGET_SCORE] = 100
+    view[L.V_KNOCK_LIMIT] = knock_limit
+    view[L.V_TAKEN + 1] = taken
+    view[L.V_DISCARDED + 1] = discarded
+    view[L.V_DRAWS] = draws
+    view[L.V_MY_DRAWS] = my_draws
+    view[L.V_FORBIDDEN] = L.NO_CARD
+    view[L.V_DRAWN] = L.NO_CARD
+    for k, card in enumerate(pile):
+        view[L.V_PILE + k] = card
+        view[L.V_PILE_MASK] |= 1 << card
+    view[L.V_PILE_SIZE] = len(pile)
+    view[L.V_STOCK_LEFT] = 52 - 20 - 1 - len(pile) - bin(taken).count("1") + 1
+    return view
+
+
+def random_positions(n, seed):
+    """Views a few turns into a hand: 10 cards, a pile, opponent pickups (partly thrown back) and discards."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        cards = [int(c) for c in rng.permutation(52)]
+        hand = sum(1 << c for c in cards[:10])
+        pile = cards[10 : 10 + int(rng.integers(1, 9))]
+        rest = cards[10 + len(pile) :]
+        taken = sum(1 << c for c in rest[: int(rng.integers(0, 4))])
+        discarded = sum(1 << c for c in pile[::2])
+        yield view_of(hand, pile, taken, discarded, draws=2 * len(pile), my_draws=len(pile))
+
+
+def held_chances(model):
+    return np.array([MODULE.held_chance_nb(np.int64(1) << c, model) for c in range(52)])
+
+
+@pytest.mark.parametrize("hot, cold", [(1.0, 1.0), (2.0, 0.5), (4.0, 0.2)])
+def test_the_model_holds_exactly_the_unknown_cards(hot, cold):
+    params = DEFAULTS.copy()
+    params[MODULE.HOT_FACTOR], params[MODULE.COLD_FACTOR] = hot, cold
+    for view in random_positions(200, seed=1):
+        model = MODULE.opponent_model_nb(view, params)
+        chances = held_chances(model)
+        known = model[MODULE.M_KNOWN]
+        unknown_held = 10 - bin(known).count("1")
+        for card in range(52):
+            bit = 1 << card
+            if known & bit:
+                assert chances[card] == 1.0
+            elif (view[L.V_HAND] | view[L.V_PILE_MASK]) & bit:
+                assert chances[card] == 0.0
+        unseen = [c for c in range(52) if model[MODULE.M_UNSEEN] >> c & 1]
+        if chances[unseen].max() < 1.0:  # no tier capped: the expectation is exact
+            assert math.isclose(chances[unseen].sum(), unknown_held, rel_tol=1e-9)
+        assert math.isclose(model[MODULE.M_STOCK], len(unseen) - unknown_held)
+        hot_cards = [c for c in unseen if model[MODULE.M_HOT] >> c & 1]
+        cold_cards = [c for c in unseen if model[MODULE.M_COLD] >> c & 1]
+        plain = [c for c in unseen if c not in hot_cards and c not in cold_cards]
+        if hot_cards and plain:
+            assert chances[hot_cards].min() >= chances[plain].max()
+        if cold_cards and plain:
+            assert chances[cold_cards].max() <= chances[plain].min()
+
+
+def test_the_tiers_follow_what_the_opponent_took_and_threw():
+    view = view_of(parse_hand("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d"), pile=[parse_card("9d")], taken=parse_hand("6c"))
+    view[L.V_DISCARDED + 1] = parse_hand("9d")
+    model = MODULE.opponent_model_nb(view, DEFAULTS)
+    assert model[MODULE.M_KNOWN] == parse_hand("6c")
+    assert model[MODULE.M_HOT] >> parse_card("6s") & 1 and model[MODULE.M_HOT] >> parse_card("8c") & 1
+    assert model[MODULE.M_COLD] >> parse_card("9s") & 1 and model[MODULE.M_COLD] >> parse_card("Td") & 1
+    assert not model[MODULE.M_COLD] >> parse_card("9d") & 1  # in the pile: not unseen
+
+
+def test_meld_chance_is_exact_for_independent_cards():
+    """Brute force over every holding of the seven cards that could meld with the discard."""
+    for view in random_positions(60, seed=2):
+        model = MODULE.opponent_model_nb(view, DEFAULTS)
+        chances = held_chances(model)
+        for card in range(0, 52, 5):
+            rank, suit = card % 13, card // 13
+            partners = [s * 13 + rank for s in range(4) if s != suit]
+            partners += [suit * 13 + r for r in range(rank - 2, rank + 3) if r != rank and 0 <= r < 13]
+            exact = 0.0
+            for holding in itertools.product((0, 1), repeat=len(partners)):
+                held = [c for c, h in zip(partners, holding) if h]
+                weight = math.prod(chances[c] if h else 1 - chances[c] for c, h in zip(partners, holding))
+                if any(reference.is_meld(1 << x | 1 << y | 1 << card) for x, y in itertools.combinations(held, 2)):
+                    exact += weight
+            assert math.isclose(MODULE.meld_chance_nb(card, model), exact, abs_tol=1e-12), (card, exact)
+
+
+def test_draw_saving_against_the_reference():
+    """Every card melding with two of the hand, tried with the best discard after it, weighted by its stock chance."""
+    params = DEFAULTS
+    for k, view in enumerate(random_positions(80, seed=3)):
+        hand = int(view[L.V_HAND])
+        if k % 2:  # meld-dense hands too
+            hand = parse_hand("4h 5h 6h 7h 7s 7d 9c 9d 2s 3s")
+            view[L.V_HAND] = hand
+            view[L.V_PILE_MASK] &= ~hand
+        model = MODULE.opponent_model_nb(view, params)
+        chances = held_chances(model)
+        dw = reference.deadwood(hand)
+        cost = lambda d: d + model[MODULE.M_STEEPNESS] * min(d, model[MODULE.M_STEEP_ZONE])  # noqa: E731
+        saving = gin = 0.0
+        for card in range(52):
+            if not model[MODULE.M_UNSEEN] >> card & 1 or view[L.V_HAND] >> card & 1:
+                continue
+            melds_with_two = any(
+                reference.is_meld(sum(1 << c for c in pair) | 1 << card)
+                for pair in itertools.combinations([c for c in range(52) if hand >> c & 1], 2)
+            )
+            after = reference.deadwood_after_discard(hand | 1 << card)
+            if melds_with_two and after < dw:
+                chance = (1 - chances[card]) / model[MODULE.M_STOCK]
+                saving += chance * (cost(dw) - cost(after))
+                gin += chance * (after == 0)
+        got = MODULE.draw_saving_nb(hand, dw, model)
+        assert math.isclose(got[0], saving, abs_tol=1e-9) and math.isclose(got[1], gin, abs_tol=1e-12)
+
+
+def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
+    checked = 0
+    for view in random_positions(300, seed=4):
+        if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) != 1:
+            continue
+        top = int(view[L.V_PILE + view[L.V_PILE_SIZE] - 1])
+        # What the engine does after a take: the card joins the hand and may not go straight back.
+        view[L.V_HAND] |= 1 << top
+        view[L.V_PILE_SIZE] -= 1
+        view[L.V_PILE_MASK] &= ~(1 << top)
+        view[L.V_FORBIDDEN] = top
+        remembered = MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS)
+        view[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = 0
+        assert MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS) == remembered != top
+        checked += 1
+    assert checked > 20
+
+
+def own_draws_at_knock(hands, seat):
+    """The knocker drew last and seats alternate after the first draw: seat ``seat``'s draws when it knocked."""
+    mine = hands.filter((hands["knocker"] == seat) & hands["outcome"].is_in(["knock", "undercut"]))
+    return np.ceil(mine["draws"].to_numpy() / 2)
+
+
+def test_knocks_only_early_then_only_gin():
+    early = int(DEFAULTS[MODULE.EARLY_DRAWS])
+    for seat in (0, 1):
+        seats = ["expert", "greedy"] if seat == 0 else ["greedy", "expert"]
+        hands = simulate(Rules(), strategies=seats, hands=3000, seed=5).hands
+        draws = own_draws_at_knock(hands, seat)
+        assert draws.size > 20 and draws.max() <= early + 1  # the first offer may add a draw for the non-dealer
+
+
+def test_the_score_makes_it_knock():
+    """finish_points: with the target in reach every legal knock is taken, so more knocks than at 0-0."""
+    rules = Rules(target_score=10)
+    plain = simulate(rules, strategies=["expert", "greedy"], hands=2000, seed=6).hands
+    finishing = simulate(rules, strategies=["expert(finish_points=10)", "greedy"], hands=2000, seed=6).hands
+    knocks = [own_draws_at_knock(h, 0).size for h in (plain, finishing)]
+    assert knocks[1] > 2 * knocks[0]
+
+
+def paired_gain(a, b, rules, hands, seed):
+    first = simulate(rules, strategies=[a, b], hands=hands, seed=seed).hands
+    second = simulate(rules, strategies=[b, a], hands=hands, seed=seed).hands
+    d = 0.5 * ((first["points_0"] - first["points_1"]).to_numpy() + (second["points_1"] - second["points_0"]).to_numpy())
+    return d.mean(), d.std(ddof=1) / math.sqrt(hands)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "opponent, preset", [("defensive", "seeds"), ("score_aware", "north_american"), ("eaai", "eaai")]
+)
+def test_expert_beats_the_strong_baselines(opponent, preset):
+    mean, se = paired_gain("expert", opponent, Rules.preset(preset), 4000, seed=8)
+    assert mean - 3 * se > 0, (mean, se)
+
+
+@pytest.mark.slow
+def test_each_component_adds_strength():
+    """The look-ahead, danger and card-tracking parts, switched off together, cost points against eaai."""
+    rules = Rules.preset("eaai")
+    full, _ = paired_gain("expert", "eaai", rules, 4000, seed=9)
+    plain, se = paired_gain("expert:expert_plain", "eaai", rules, 4000, seed=9)
+    assert full - plain > 3 * se, (full, plain, se)
