@@ -273,8 +273,8 @@ class SeatView:
             return self._last_chance()
         return "pile" if self._ask(L.D_DRAW) == 1 else "stock"
 
-    def play_turn(self) -> Turn:
-        """After the seat's draw: knock (with melds) or discard."""
+    def play_turn(self, allow_knock: bool = True) -> Turn:
+        """After the seat's draw: knock (with melds) or discard; only discard if the referee forbids a knock."""
         if self.phase != PLAY or self.turn != self.seat or self.drawn_from is None:
             raise ProtocolError("decision", "discard: the seat has not drawn this turn")
         v = self.view
@@ -282,7 +282,7 @@ class SeatView:
         if self.last_chance_knock is not None:
             knock = self.last_chance_knock
         else:
-            knock = self._offer_knock(forbidden, last_chance=False)
+            knock = self._offer_knock(forbidden, last_chance=False) if allow_knock else L.NO_CARD
         if knock != L.NO_CARD:
             return self._knock(knock)
         v[L.V_FORBIDDEN] = forbidden
@@ -335,6 +335,10 @@ class SeatView:
         v[L.V_PILE + v[L.V_PILE_SIZE]] = card
         v[L.V_PILE_SIZE] += 1
         v[L.V_PILE_MASK] |= BIT << card
+
+    def may_knock(self) -> bool:
+        """Whether these rules let the seat's 11 cards knock now."""
+        return int(E.knock_discards_nb(np.int64(self.hand), self.view[L.V_KNOCK_LIMIT], self._forbidden())) != 0
 
     def _offer_knock(self, forbidden: int, last_chance: bool) -> int:
         """The engine's knock offer: the knock discard, BIG_GIN, or NO_CARD to play on."""
