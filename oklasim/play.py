@@ -20,7 +20,7 @@ from pathlib import Path
 from . import melds
 from .agent import Agent
 from .agent.seat import Turn
-from .cards import card_value, format_card, format_hand, mask_of, parse_card
+from .cards import card_value, cards_of, format_card, format_hand, mask_of, parse_card
 from .rules import Rules
 from .strategy import resolve
 from .table import AgentSeat, Table, knock_legal
@@ -44,10 +44,6 @@ def arranged(hand: int) -> str:
     groups = [f"[{format_hand(m)}]" for m in best]
     rest = sorted(cards_of(loose), key=lambda c: (-card_value(c), c))
     return " ".join(groups + [format_card(c) for c in rest]) + f"   deadwood {sum(map(card_value, rest))}"
-
-
-def cards_of(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
 
 
 class PersonSeat:
@@ -146,9 +142,8 @@ class PersonSeat:
         elif kind == "hand_over":
             self.say(self.hand_summary(m))
         elif kind == "game_over":
-            won = m["winner"] == self.seat
-            self.say(f"\n*** game over: {'you win' if won else self.bot + ' wins'}; totals you {m['totals'][self.seat]}, "
-                     f"{self.bot} {m['totals'][1 - self.seat]} ***")
+            won = "nobody wins" if m["winner"] is None else "you win" if m["winner"] == self.seat else self.bot + " wins"
+            self.say(f"\n*** game over: {won}; totals you {m['totals'][self.seat]}, {self.bot} {m['totals'][1 - self.seat]} ***")
 
     def hand_summary(self, m: dict) -> str:
         if m["winner"] is None:

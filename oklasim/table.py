@@ -103,8 +103,10 @@ class Table:
     def final_totals(self) -> dict:
         """Totals with box, game and shutout bonuses (RULES.md §7)."""
         r = self.rules
-        winner = int(np.argmax(self.scores))
         totals = [s + b * r.box_bonus for s, b in zip(self.scores, self.boxes)]
+        if self.scores[0] == self.scores[1]:  # one void or tied hand under single_hand: no winner
+            return {"scores": list(self.scores), "totals": totals, "winner": None}
+        winner = int(np.argmax(self.scores))
         shutout = self.scores[1 - winner] == 0
         totals[winner] += r.game_bonus * (2 if shutout and r.shutout_rule == "double_bonus" else 1)
         if shutout and r.shutout_rule == "double_total":

@@ -161,3 +161,17 @@ def test_the_table_scores_like_the_engine():
     table = proportion(wins, games)
     engine = match("simple", "greedy", rules=rules, games=4000, seed=2).a.games_won
     assert engine.low - 0.1 < table.mean < engine.high + 0.1, (table, engine)
+
+
+@pytest.mark.parametrize("preset", ["openspiel", "pagat", "eaai", "north_american"])
+def test_the_table_plays_every_preset(preset):
+    """Bots finish games under every preset's rules (the wall's last chance, ties, spade doubling, bonuses)."""
+    rules = Rules.preset(preset)
+    for g in range(30):
+        seats = [AgentSeat(Agent(rules, resolve(name), g)) for name in ("greedy", "simple")]
+        result = Table(rules, seats, seed=g).play_game()
+        if result["winner"] is None:  # only a void or tied single hand has no winner
+            assert rules.single_hand and result["scores"][0] == result["scores"][1]
+            continue
+        assert rules.single_hand or max(result["scores"]) >= rules.target_score
+        assert result["totals"][result["winner"]] >= result["scores"][result["winner"]]

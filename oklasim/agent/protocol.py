@@ -128,7 +128,7 @@ class Agent:
 
     def _on_info(self, m):
         if "seat" in m:
-            self.seat._check_seat(m["seat"])
+            self.seat.check_seat(m["seat"])
 
     _on_melds = _on_layoff = _on_final_hand = _on_info
 

@@ -19,7 +19,7 @@ from .._kernels import layout as L
 from .._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
 from .._kernels.rng_nb import stream_state_nb
 from ..cards import N_CARDS, format_hand
-from ..engine import stream_key
+from ..engine import DECISION_NAMES, stream_key
 from ..rules import Rules
 from ..strategy import Strategy
 
@@ -81,7 +81,7 @@ class SeatView:
     def _players(self) -> int:
         return self.rules.players
 
-    def _check_seat(self, seat, field: str = "seat") -> int:
+    def check_seat(self, seat, field: str = "seat") -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._players():
             raise ProtocolError(field, f"{field} must be a seat number 0..{self._players() - 1}, got {seat!r}")
         return seat
@@ -94,8 +94,8 @@ class SeatView:
 
     def new_hand(self, seat: int, dealer: int, hand: int, upcard: int, scores=None, hand_number=None) -> None:
         """A fresh deal: the seat's cards and the first upcard."""
-        seat = self._check_seat(seat)
-        dealer = self._check_seat(dealer, "dealer")
+        seat = self.check_seat(seat)
+        dealer = self.check_seat(dealer, "dealer")
         size = self.rules.hand_size
         if hand.bit_count() != size:
             raise ProtocolError("hand", f"a dealt hand has {size} cards, got {hand.bit_count()}")
@@ -146,7 +146,7 @@ class SeatView:
 
     def passed(self, seat: int) -> None:
         """``seat`` declined the first upcard."""
-        seat = self._check_seat(seat)
+        seat = self.check_seat(seat)
         if self.phase != OFFER:
             raise ProtocolError("type", "pass: the first upcard is no longer on offer")
         if seat != self.turn:
@@ -159,7 +159,7 @@ class SeatView:
 
     def drew(self, seat: int, source: str, card: int | None) -> None:
         """``seat`` drew from the ``pile`` (card shown) or the ``stock`` (card shown only to the drawer)."""
-        seat = self._check_seat(seat)
+        seat = self.check_seat(seat)
         self._in_hand("draw")
         if self.phase != OFFER and self.phase != PLAY:
             raise ProtocolError("type", "draw: the hand is over")
@@ -202,7 +202,7 @@ class SeatView:
 
     def discarded(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (a knock's discard too, before the knock is reported)."""
-        seat = self._check_seat(seat)
+        seat = self.check_seat(seat)
         self._in_hand("discard")
         if self.phase != PLAY or seat != self.turn or self.drawn_from is None:
             raise ProtocolError("seat", f"discard: seat {seat} has not drawn this turn")
@@ -226,7 +226,7 @@ class SeatView:
 
     def knocked(self, seat: int) -> None:
         """``seat`` knocked (after its discard) or went big gin: the hand goes to the showdown."""
-        seat = self._check_seat(seat)
+        seat = self.check_seat(seat)
         if self.phase != PLAY:
             raise ProtocolError("type", "knock: no hand is being played")
         big_gin = self.drawn_from is not None and seat == self.turn
@@ -305,8 +305,6 @@ class SeatView:
         return int(self.strategy.decide(kind, self.view, self.params))
 
     def _illegal(self, kind: int, answer: int) -> RuntimeError:
-        from ..engine import DECISION_NAMES
-
         return RuntimeError(
             f"strategy {self.strategy.name!r} answered {answer} to '{DECISION_NAMES[kind]}' with hand "
             f"{format_hand(self.hand, by_rank=True)}"
