@@ -368,9 +368,14 @@ def strategies_command(strategy_paths) -> None:
 def _register_commands() -> None:
     """Commands that live in their own modules."""
     from .advise_cli import advise_command
+    from .agent.cli import agent_command, openspiel_command
+    from .play_cli import play_command
     from .tune_cli import tune_command
 
     main.add_command(advise_command)
+    main.add_command(agent_command)
+    main.add_command(openspiel_command)
+    main.add_command(play_command)
     main.add_command(tune_command)
 
 

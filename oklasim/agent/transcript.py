@@ -1,0 +1,92 @@
+"""Engine games as agent-protocol transcripts: what a referee would send one seat, and what the seat answered.
+
+``transcript`` plays games in oklasim's engine with tracing on and turns
+the trace into the messages a referee sends seat ``me`` under the protocol
+(only what that seat may see), each decision request paired with the
+answer the engine's strategy gave in the game. The tests feed these to the
+agent and expect the same answers; the benchmark times the agent on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._kernels import engine_nb as E
+from .._kernels import layout as L
+from ..cards import format_card, format_hand
+from ..engine import kernel_rules, resolve_all, run_kernel
+from ..rules import Rules
+
+TRACE_ROWS_PER_GAME = 4000
+
+
+def decide(decision: str) -> dict:
+    return {"type": "decide", "decision": decision}
+
+
+def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> Iterator[tuple[dict, dict | None]]:
+    """(message, expected answer fields or None) for seat 0 through ``games`` two-player games."""
+    if rules.players != 2:
+        raise ValueError("transcripts are written for two players")
+    seats = resolve_all(strategies, rules.players)
+    _, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games, trace_capacity=games * TRACE_ROWS_PER_GAME)
+    rows = trace.tolist()
+    dealt, scores, game = 0, [0, 0], 0
+    stock = 0
+    for index, (g, hand_no, who, event, a, b) in enumerate(rows):
+        if g != game:
+            yield {"type": "game_over"}, None
+            game, scores = g, [0, 0]
+        if event == E.EV_DEAL and who == 0:
+            dealt = a
+        elif event == E.EV_UPCARD:
+            stock = 52 - 2 * rules.hand_size - 1
+            yield {"type": "new_hand", "seat": 0, "dealer": who, "hand": format_hand(dealt), "upcard": format_card(a),
+                   "scores": list(scores), "hand_number": hand_no}, None
+        elif event in (E.EV_PASS, E.EV_TAKE_UPCARD):
+            if who == 0:
+                yield decide("take_upcard"), {"take": event == E.EV_TAKE_UPCARD}
+            if event == E.EV_PASS:
+                yield {"type": "pass", "seat": who}, None
+            else:
+                yield {"type": "draw", "seat": who, "from": "pile", "card": format_card(a)}, None
+        elif event in (E.EV_DRAW_STOCK, E.EV_DRAW_PILE):
+            source = "pile" if event == E.EV_DRAW_PILE else "stock"
+            if who == 0:
+                yield decide("draw"), {"from": source}
+            shown = who == 0 or source == "pile"
+            stock -= source == "stock"
+            yield {"type": "draw", "seat": who, "from": source, "card": format_card(a) if shown else None}, None
+        elif event == E.EV_DISCARD:
+            yield {"type": "discard", "seat": who, "card": format_card(a)}, None
+        elif event == E.EV_KNOCK:
+            if a != L.BIG_GIN:
+                yield {"type": "discard", "seat": who, "card": format_card(a)}, None
+            yield {"type": "knock", "seat": who}, None
+            if who == 1:
+                yield decide("melds"), None
+        elif event == E.EV_SCORE:
+            if who >= 0:
+                scores[who] += a
+            yield {"type": "hand_over", "scores": list(scores)}, None
+        elif event == E.EV_VOID:
+            previous = rows[index - 1]
+            if a == L.OUT_VOID and rules.wall_rule == "fiftieth_card" and previous[2] == 1 and stock <= 2:
+                yield decide("draw"), {"from": "none"}  # seat 0 declined the last discard
+            yield {"type": "hand_over", "scores": list(scores)}, None
+        if event in (E.EV_TAKE_UPCARD, E.EV_DRAW_STOCK, E.EV_DRAW_PILE) and who == 0:
+            yield decide("discard"), after_draw(rows, index)
+
+
+def after_draw(rows: list, index: int) -> dict:
+    """Seat 0's answer after the draw at ``rows[index]``: the discard, or the knock with its melds."""
+    _, _, _, event, a, b = rows[index + 1]
+    if event == E.EV_DISCARD:
+        return {"card": format_card(a), "knock": False}
+    melds = []
+    for _, _, who, later, meld, _ in rows[index + 2 :]:
+        if later != E.EV_MELDS:
+            break
+        melds.append(format_hand(meld).split())
+    card = None if a == L.BIG_GIN else format_card(a)
+    return {"card": card, "knock": True, "melds": melds, "deadwood": b}
