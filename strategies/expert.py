@@ -1,42 +1,49 @@
-"""expert: card tracking, look-ahead discards and draws, and a staged knock rule; the strongest family here.
+"""expert: card tracking, look-ahead discards and draws, a staged knock rule; the strongest family here.
 
 Where the idea comes from: what the strongest published Gin Rummy programs
 share (the EAAI-21 challenge entrants, MARJJ the winner among them: an
-estimate of each card's chance to end in a meld of its own hand or the
-opponent's, draws and discards chosen by that estimate, knocks in the
-first few turns only, then gin) and the defensive advice of the gin books
-(do not feed the opponent's melds; what it threw, it does not collect).
+estimate of each card's chance to end in a meld, draws and discards chosen
+by it, knocks in the first few turns only, then gin) and the defensive
+advice of the gin books (do not feed the opponent's melds; what it threw,
+it does not collect).
 
 * **Card tracking** (``opponent_model_nb``): every unseen card gets a
   chance to be in the opponent's hand rather than the stock. The cards it
   took from the pile are in its hand for sure; unseen cards of their rank or
   of their suit within two ranks are *hot* (a card is taken to meld with two
-  of those), unseen cards of the rank
-  of a card it threw, or of its suit within two ranks, are *cold* (it did
-  not keep their partners); the three tiers are scaled so that the expected
-  number of unknown cards in its hand is exact.
-* **Look-ahead** (``hand_value_nb``): a 10-card hand is worth its deadwood
-  minus ``lookahead`` times the deadwood one more stock draw is expected to
-  save, each unseen card weighted by its chance to be in the stock
-  (exact: every card that would meld is tried, with the best discard after
-  it), plus ``gin_weight`` times the chance that a single draw goes gin.
+  of those), unseen cards next to a card it threw or passed are *cold*; the
+  tiers are scaled so that the expected number of unknown cards in its hand
+  is exact, and the rest is the stock.
+* **What a hand is worth** (``hand_value_nb``): the cost of its deadwood,
+  one point each plus ``steepness`` for each point up to the knock limit
+  plus ``zone_extra`` (there undercuts are won and lost: every point counts
+  more), less ``lookahead`` times the cost one more stock draw is expected
+  to save and ``gin_weight`` times the chance it goes gin. The saving is
+  exact: every unseen card that melds with two cards of the hand is tried
+  with the best discard after it, weighted by its chance to be in the
+  stock. The look-ahead fades to nothing by the opponent's
+  ``lookahead_horizon``-th draw, when the hand is about to end.
 * **Discard**: among the cards within ``slack`` deadwood points of the
-  least-deadwood discard, the one minimising the value of the hand kept plus
+  least-deadwood discard, the one leaving the best hand, plus
   ``danger_weight`` times the chance the opponent can meld the card
-  (``meld_chance_nb``: certain if it extends a meld with cards it is known
-  to hold, else the chance that it holds two partners, from the model).
+  (``meld_chance_nb``: exact for independently held partners; certain when
+  it melds with cards the opponent is known to hold).
 * **Draw**: take the pile top when the best hand after taking it is worth
-  more than the hand expected after a stock draw by ``take_margin`` points.
+  more than the hand expected after a stock draw, whether or not the card
+  melds (a card that builds towards melds or replaces a high one counts).
 * **Knock**: gin always. During the first ``early_draws`` own draws knock
-  whenever legal; after ``gin_after_draws`` only gin; in between knock with
+  whenever legal; after ``gin_after_draws`` only gin; in between with
   deadwood at most ``late_threshold`` when the estimated undercut chance
-  (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. Under the
-  fiftieth-card rule the last discard is taken to knock by the same rule.
+  (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
+  can override the stage: ``finish_points`` / ``defend_points`` knock
+  whenever legal when a win ends the game, or an opponent is that close.
+  Under the fiftieth-card rule the last discard is taken by the same rule.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
-The defaults are the ones `oklasim tune` found; the closing notes of the
-issue that added this family give the command and every component's worth
-measured by ablation on paired deals.
+The defaults come from ``oklasim tune`` under the ``eaai`` rules against
+``eaai`` (held-out gain over the hand-set values +0.14 [+0.02, +0.25]
+points/hand); ``benchmarks/expert_ablation.py`` measures what each part is
+worth on the same deals, under the ``eaai`` rules and under ``seeds``.
 """
 
 import numpy as np
@@ -64,7 +71,6 @@ from oklasim.strategy_api import (
     V_RULES,
     V_SCORES,
     V_SEAT,
-    V_STOCK_LEFT,
     Family,
     Param,
     allowed_discards_nb,
@@ -103,12 +109,12 @@ FAMILY = Family(
         Param("hot_factor", 2.45, 1, 5, "how much likelier an unseen card next to a card the opponent took is", **DECIMAL),
         Param("cold_factor", 0.9, 0, 1, "how much likelier an unseen card next to an opponent's discard is", **DECIMAL),
         Param("early_draws", 2, 0, NEVER, "during the first this many own draws, knock whenever legal"),
-        Param("late_stock", 0, 0, 31, "knock whenever legal when the stock holds at most this many cards (0 = off)"),
         Param("finish_points", 0, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
         Param("defend_points", 0, 0, 200, "knock whenever legal when an opponent needs this many points or fewer"),
         Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)"),
         Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
         Param("max_undercut_risk", 1, 0, 1, "between the two: and only when the undercut chance is <= this", **DECIMAL),
+        Param("lay_safe", 1, 0, 1, "1 = lay the arrangement least exposed to layoffs, 0 = the first optimal one"),
     ),
     presets={
         "expert_plain": {"lookahead": 0, "gin_weight": 0, "danger_weight": 0, "slack": 0},
@@ -125,12 +131,12 @@ SLACK = 6
 HOT_FACTOR = 7
 COLD_FACTOR = 8
 EARLY_DRAWS = 9
-LATE_STOCK = 10
-FINISH_POINTS = 11
-DEFEND_POINTS = 12
-GIN_AFTER_DRAWS = 13
-LATE_THRESHOLD = 14
-MAX_UNDERCUT_RISK = 15
+FINISH_POINTS = 10
+DEFEND_POINTS = 11
+GIN_AFTER_DRAWS = 12
+LATE_THRESHOLD = 13
+MAX_UNDERCUT_RISK = 14
+LAY_SAFE = 15
 
 BIT = np.int64(1)
 # V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
@@ -335,7 +341,7 @@ def knock_nb(view, params):
         return BIG_GIN
     least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     draws = view[V_MY_DRAWS]
-    anyway = draws <= params[EARLY_DRAWS] or view[V_STOCK_LEFT] <= params[LATE_STOCK] or game_point_nb(view, params)
+    anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
     if least > 0 and not anyway:
         if draws > params[GIN_AFTER_DRAWS] or least > params[LATE_THRESHOLD]:
             return NO_CARD
@@ -353,5 +359,5 @@ def decide_nb(kind, view, params):
     if kind == D_DISCARD:
         return discard_nb(view, params)
     if kind == D_ARRANGE:
-        return least_exposed_arrangement_nb(view)
+        return least_exposed_arrangement_nb(view) if params[LAY_SAFE] else 0
     return NO_CARD
