@@ -21,8 +21,9 @@ it does not collect).
   to save and ``gin_weight`` times the chance it goes gin. The saving is
   exact: every unseen card that melds with two cards of the hand is tried
   with the best discard after it, weighted by its chance to be in the
-  stock. The look-ahead fades to nothing by the opponent's
-  ``lookahead_horizon``-th draw, when the hand is about to end.
+  stock. The look-ahead fades to nothing as the opponent nears the end of
+  its hand: by its ``lookahead_horizon``-th draw, each card it took from the
+  pile counting ``pickup_weight`` draws more.
 * **Discard**: among the cards within ``slack`` deadwood points of the
   least-deadwood discard, the one leaving the best hand, plus
   ``danger_weight`` times the chance the opponent can meld the card
@@ -32,9 +33,9 @@ it does not collect).
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
 * **Knock**: gin always. During the first ``early_draws`` own draws knock
-  whenever legal; after ``gin_after_draws`` only gin; in between with
-  deadwood at most ``late_threshold`` when the estimated undercut chance
-  (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
+  whenever legal; after ``gin_after_draws`` only gin; in between when the
+  estimated undercut chance (kit ``undercut_risk_nb``) is at most
+  ``max_undercut_risk``. The score
   can override the stage: ``finish_points`` / ``defend_points`` knock
   whenever legal when a win ends the game, or an opponent is that close.
   Under the fiftieth-card rule the last discard is taken by the same rule.
@@ -101,6 +102,7 @@ FAMILY = Family(
     params=(
         Param("lookahead", 4.4, 0, 8, "stock draws of expected saving a kept hand is credited with", **DECIMAL),
         Param("lookahead_horizon", 8, 1, 99, "opponent draws by which the look-ahead fades to 0 (99: it never fades)"),
+        Param("pickup_weight", 1, 0, 5, "draws each card the opponent took from the pile counts for in that fading", **DECIMAL),
         Param("steepness", 2.1, 0, 10, "extra cost of each deadwood point in the steep zone", **DECIMAL),
         Param("zone_extra", 2, 0, 20, "the steep zone: deadwood up to the knock limit plus this (layoffs reach there)"),
         Param("gin_weight", 8.3, 0, 60, "points per unit of chance that one draw goes gin", **DECIMAL),
@@ -112,8 +114,7 @@ FAMILY = Family(
         Param("finish_points", 0, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
         Param("defend_points", 0, 0, 200, "knock whenever legal when an opponent needs this many points or fewer"),
         Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)"),
-        Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
-        Param("max_undercut_risk", 1, 0, 1, "between the two: and only when the undercut chance is <= this", **DECIMAL),
+        Param("max_undercut_risk", 1, 0, 1, "between the two: knock only when the undercut chance is <= this", **DECIMAL),
         Param("lay_safe", 1, 0, 1, "1 = lay the arrangement least exposed to layoffs, 0 = the first optimal one"),
     ),
     presets={
@@ -123,18 +124,18 @@ FAMILY = Family(
 
 LOOKAHEAD = 0
 LOOKAHEAD_HORIZON = 1
-STEEPNESS = 2
-ZONE_EXTRA = 3
-GIN_WEIGHT = 4
-DANGER_WEIGHT = 5
-SLACK = 6
-HOT_FACTOR = 7
-COLD_FACTOR = 8
-EARLY_DRAWS = 9
-FINISH_POINTS = 10
-DEFEND_POINTS = 11
-GIN_AFTER_DRAWS = 12
-LATE_THRESHOLD = 13
+PICKUP_WEIGHT = 2
+STEEPNESS = 3
+ZONE_EXTRA = 4
+GIN_WEIGHT = 5
+DANGER_WEIGHT = 6
+SLACK = 7
+HOT_FACTOR = 8
+COLD_FACTOR = 9
+EARLY_DRAWS = 10
+FINISH_POINTS = 11
+DEFEND_POINTS = 12
+GIN_AFTER_DRAWS = 13
 MAX_UNDERCUT_RISK = 14
 LAY_SAFE = 15
 
@@ -179,7 +180,9 @@ def opponent_model_nb(view, params):
     weight += hot_f * count_cards_nb(hot) + cold_f * count_cards_nb(cold)
     p = unknown_held / weight if weight > 0 else 0.0
     stock = float(max(n_unseen - unknown_held, 0))
-    fading = max(0.0, 1.0 - opponent_draws_nb(view) / params[LOOKAHEAD_HORIZON])
+    # How far the opponent is through its hand: its draws, and each pickup from the pile counts extra.
+    progress = opponent_draws_nb(view) + params[PICKUP_WEIGHT] * count_cards_nb(known)
+    fading = max(0.0, 1.0 - progress / params[LOOKAHEAD_HORIZON])
     lookahead = params[LOOKAHEAD] * fading
     steep_zone = view[V_KNOCK_LIMIT] + params[ZONE_EXTRA]
     return unseen, known, hot, cold, p, hot_f, cold_f, stock, lookahead, steep_zone, params[STEEPNESS]
@@ -343,9 +346,7 @@ def knock_nb(view, params):
     draws = view[V_MY_DRAWS]
     anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
     if least > 0 and not anyway:
-        if draws > params[GIN_AFTER_DRAWS] or least > params[LATE_THRESHOLD]:
-            return NO_CARD
-        if undercut_risk_nb(view, least) > params[MAX_UNDERCUT_RISK]:
+        if draws > params[GIN_AFTER_DRAWS] or undercut_risk_nb(view, least) > params[MAX_UNDERCUT_RISK]:
             return NO_CARD
     return highest_card_nb(found)
 
