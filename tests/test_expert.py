@@ -206,3 +206,15 @@ def test_each_component_adds_strength():
     full, _ = paired_gain("expert", "eaai", rules, 4000, seed=9)
     plain, se = paired_gain("expert:expert_plain", "eaai", rules, 4000, seed=9)
     assert full - plain > 3 * se, (full, plain, se)
+
+
+def test_the_strategies_command_explains_expert():
+    from click.testing import CliRunner
+
+    from oklasim.cli import main
+
+    result = CliRunner().invoke(main, ["strategies", "expert"])
+    assert result.exit_code == 0 and "Card tracking" in result.output and "lookahead = " in result.output
+    assert "greedy:" not in result.output
+    unknown = CliRunner().invoke(main, ["strategies", "experts"])
+    assert unknown.exit_code != 0 and "unknown family 'experts'" in unknown.output
