@@ -28,6 +28,7 @@ SETTINGS = {
 ABLATIONS = {
     "look-ahead (lookahead=0)": "expert(lookahead=0)",
     "fading of the look-ahead (lookahead_horizon=99)": "expert(lookahead_horizon=99)",
+    "pickups in the fading (pickup_weight=0)": "expert(pickup_weight=0)",
     "steep undercut zone (steepness=0)": "expert(steepness=0)",
     "gin chance (gin_weight=0)": "expert(gin_weight=0)",
     "danger of feeding melds (danger_weight=0)": "expert(danger_weight=0)",
