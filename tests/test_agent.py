@@ -38,7 +38,7 @@ def follow(rules: Rules, strategies: list[str], seed: int, games: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("strategy", ["simple", "greedy", "eaai", "threshold", "random", "defensive", "score_aware"])
+@pytest.mark.parametrize("strategy", ["simple", "greedy", "eaai", "threshold", "random", "defensive", "score_aware", "expert"])
 @pytest.mark.parametrize("preset", ["seeds", "eaai", "openspiel", "pagat"])
 def test_seat_decides_as_the_engine(strategy, preset):
     rules = Rules.preset(preset)
