@@ -8,19 +8,30 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, lifetime
 from .cards import format_hand, parse_card, parse_hand
 from .rules import PRESETS, Rules, field_docs
 
 
+class Interrupted(click.ClickException):
+    exit_code = 130  # as a shell reports a command stopped by Ctrl-C
+
+
 class FriendlyGroup(click.Group):
-    """Turns the API's ``ValueError`` (bad cards, rules, files) into a one-line error, exit 1."""
+    """Turns the API's ``ValueError`` (bad cards, rules, files), a file-system error and an interrupt
+    (Ctrl-C, SIGTERM, SIGHUP) into a one-line error with a non-zero exit."""
 
     def invoke(self, ctx: click.Context):
+        ctx.call_on_close(lifetime.interrupt_on_termination())
         try:
             return super().invoke(ctx)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted") from None
 
 
 @click.group(cls=FriendlyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -161,7 +172,7 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
                      dask_local=dask_local)
     except KeyboardInterrupt:
         where = f"; rerun the same command with --resume to finish {out}" if out else ""
-        raise click.ClickException(f"interrupted{where}") from None
+        raise Interrupted(f"interrupted{where}") from None
     from .analysis import run_summary
 
     click.echo(run_summary(result.hands, result.games, spec.labels))
@@ -282,15 +293,15 @@ def report_command(run_dir, reports_root) -> None:
 @click.argument("root", default="runs", type=click.Path(file_okay=False))
 def runs(root: str) -> None:
     """List the runs under ROOT (default: runs/), newest first."""
-    from .storage import list_runs
+    from . import storage
 
-    found = list_runs(Path(root))
+    found = storage.list_runs(Path(root))
     if not found:
         click.echo(f"no runs under {root}")
     for path, manifest in found:
         spec = manifest.get("spec", {})
         click.echo(
-            f"{str(path):<28} {manifest.get('status', '?'):<11} {spec.get('count', 0):>10,} {spec.get('mode', '?'):<5} "
+            f"{str(path):<28} {storage.status(manifest):<11} {spec['count']:>10,} {spec['mode']:<5} "
             f"{','.join(spec.get('labels', [])):<30} seed {spec.get('seed')}  {manifest.get('created', '')}"
         )
 
@@ -304,11 +315,12 @@ def show(run_dir: str) -> None:
 
     manifest = storage.read_manifest(Path(run_dir))
     spec = manifest["spec"]
-    click.echo(f"run {run_dir}: {manifest['status']}, {manifest['shards_done']}/{manifest['shards_total']} shards, "
-               f"oklasim {manifest['version']}, seed {spec['seed']}")
+    hands = storage.read(Path(run_dir), "hands")  # checked against the manifest
+    games = storage.read(Path(run_dir), "games") if spec["mode"] == "games" else None
+    found = len(storage.shard_files(Path(run_dir), "hands"))
+    click.echo(f"run {run_dir}: {storage.status(manifest)}, {found}/{storage.planned_shards(manifest)} shards, "
+               f"oklasim {manifest.get('version', '?')}, seed {spec['seed']}")
     click.echo(f"strategies: {', '.join(spec['labels'])}")
-    hands = storage.scan(Path(run_dir), "hands").collect()
-    games = storage.scan(Path(run_dir), "games").collect() if spec["mode"] == "games" else None
     click.echo(run_summary(hands, games, spec["labels"]))
 
 
