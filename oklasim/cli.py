@@ -55,7 +55,9 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
     """
     from . import melds
 
-    mask = parse_hand(hand, count=range(1, 12))
+    rules = Rules.load(rules_spec)
+    limit = rules.knock_limit(parse_card(upcard)) if upcard else None  # checked before anything is printed
+    mask = parse_hand(hand, count=(rules.hand_size, rules.hand_size + 1))
     size = mask.bit_count()
     click.echo(f"hand      {format_hand(mask, by_rank=True)}  ({size} cards)")
     click.echo(f"deadwood  {melds.deadwood([mask])[0]} with no discard")
@@ -65,8 +67,6 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
         after = int(melds.deadwood_after_discard([mask])[0])
         click.echo(f"discard   {format_hand(int(melds.best_discards([mask])[0]))} -> deadwood {after}")
     if upcard:
-        rules = Rules.load(rules_spec)
-        limit = rules.knock_limit(parse_card(upcard))
         best = int(melds.deadwood_after_discard([mask])[0]) if size == rules.hand_size + 1 else int(
             melds.deadwood([mask])[0]
         )
@@ -161,6 +161,8 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
     from .batch import RunSpec, run
     from .strategy import parse_overrides, with_overrides
 
+    if workers is not None and (scheduler or dask_local is not None):
+        raise ValueError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
     rules = load_rules(rules_spec, players)
     seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
     spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
@@ -244,7 +246,8 @@ def tournament_command(strategies, rules_spec, players, hands, games, seed, work
 @click.option("--workers", type=int, help="Worker processes [all cores, or in-process for small runs].")
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where the raw runs go.")
 @click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
-def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
+@click.option("--overwrite", is_flag=True, help="Replace the runs of another experiment of the same name.")
+def run_command(experiment, quick, workers, runs_root, reports_root, overwrite) -> None:
     """Run the study described in EXPERIMENT (a TOML file in experiments/) and write its report.
 
     Runs already complete with the same spec are reused, interrupted ones resumed.
@@ -253,7 +256,8 @@ def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
     from .experiment import run_experiment
 
     started = time.perf_counter()
-    index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root)
+    index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root,
+                           overwrite=overwrite)
     click.echo(f"report: {index} ({time.perf_counter() - started:.1f} s)")
     click.echo(f"        {index.parent / 'report.md'}")
 
@@ -268,6 +272,9 @@ def policy_command(rules_spec, players, runs_root) -> None:
     rules = load_rules(rules_spec, players)
     if rules.players != 2:
         raise ValueError("the knock policy tables are measured for two players")
+    asked = click.get_current_context().get_parameter_source("runs_root") != click.core.ParameterSource.DEFAULT
+    if asked and not Path(runs_root).is_dir():
+        raise ValueError(f"--runs {runs_root} is not a folder")
     table, source = latest_policy(Path(runs_root))
     bonuses = sorted(set(table["undercut_bonus"].to_list()))
     bonus = min(bonuses, key=lambda b: abs(b - rules.undercut_bonus))
