@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import logging
 import multiprocessing
 import os
 import resource
 import socket
 import time
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -260,10 +261,11 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     """A process pool kept for the life of the process: studies run many configurations, and
     starting workers (imports, loading compiled kernels) costs seconds each time."""
     if workers not in _POOLS:
-        # forkserver: workers start clean (no inherited numba/LLVM state) and fast; ours is loaded first
-        # so the forkserver and its workers die with the driver and ignore Ctrl-C (see lifetime).
+        # forkserver: workers start clean (no inherited numba/LLVM state) and fast. It preloads only our
+        # module, so that it and its workers die with the driver and ignore Ctrl-C (see lifetime).
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["oklasim._forkserver", "__main__"])
+        context.set_forkserver_preload(["oklasim._forkserver"])
+        lifetime.launch_forkserver()
         _POOLS[workers] = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=lifetime.start_worker, initargs=(os.getpid(),)
         )
@@ -307,14 +309,20 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
             return client.get_executor(), client.close, client.close, f"dask {scheduler}"
         if dask_local < 1:
             raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
-        cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = lifetime.without_interrupts(
+            lambda: LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        )
         client = Client(cluster)
 
         def close() -> None:
             client.close()
             cluster.close()
 
-        return client.get_executor(), close, close, f"dask local x{dask_local}"
+        def abandon() -> None:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its workers' last words, not ours
+            close()
+
+        return client.get_executor(), abandon, close, f"dask local x{dask_local}"
     if workers is None:
         workers = auto_workers(spec)
     if workers < 1:
@@ -403,7 +411,12 @@ def _play(executor, spec: RunSpec, todo, target: str | None):
         # A timeout, so the main thread wakes to run a signal handler: Ctrl-C may be delivered to another thread.
         finished, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
         for future in finished:
-            yield pending.pop(future), future.result()
+            try:
+                result = future.result()
+            except BrokenExecutor:
+                raise ValueError("a worker process died (killed, or out of memory); what was finished is kept: "
+                                 "rerun with --resume") from None
+            yield pending.pop(future), result
 
 
 def _progress_bar(spec: RunSpec, done: set[int], enabled: bool):

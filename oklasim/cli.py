@@ -322,12 +322,15 @@ def show(run_dir: str) -> None:
 
     manifest = storage.read_manifest(Path(run_dir))
     spec = manifest["spec"]
-    hands = storage.read(Path(run_dir), "hands")  # checked against the manifest
-    games = storage.read(Path(run_dir), "games") if spec["mode"] == "games" else None
-    found = len(storage.shard_files(Path(run_dir), "hands"))
+    found = len(storage.checked_shards(Path(run_dir), "hands", manifest))  # checked before anything is shown
     click.echo(f"run {run_dir}: {storage.status(manifest)}, {found}/{storage.planned_shards(manifest)} shards, "
                f"oklasim {manifest.get('version', '?')}, seed {spec['seed']}")
     click.echo(f"strategies: {', '.join(spec['labels'])}")
+    if not found:
+        click.echo("no records yet")
+        return
+    hands = storage.read(Path(run_dir), "hands")
+    games = storage.read(Path(run_dir), "games") if spec["mode"] == "games" else None
     click.echo(run_summary(hands, games, spec["labels"]))
 
 

@@ -4,9 +4,9 @@ A local pool's workers are forked by multiprocessing's forkserver, not by the
 driver, and each holds pipes that keep the forkserver and the resource tracker
 alive. Were the driver killed, nothing would tell them: all four would live
 on. So on Linux the forkserver asks the kernel to kill it when the driver dies
-and each worker to kill it when the forkserver dies (``PR_SET_PDEATHSIG``,
-immediate even in the middle of a kernel call); elsewhere a worker thread
-polls the driver. Once the workers are gone the resource tracker sees its last
+and each worker, from the moment it is forked, to kill it when the
+forkserver dies (``PR_SET_PDEATHSIG``, immediate even in the middle of a
+kernel call); elsewhere a worker thread polls the driver. Once the workers are gone the resource tracker sees its last
 client go and exits by itself.
 
 Ctrl-C reaches the whole process group: the workers ignore it and the driver
@@ -43,10 +43,29 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def without_interrupts(start):
+    """``start()`` with Ctrl-C blocked: the processes it starts inherit the mask and never see one, not even
+    while their interpreter starts, and nor do the processes they fork. The driver alone handles Ctrl-C."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a Ctrl-C that came meanwhile reaches the driver now
+
+
+def launch_forkserver() -> None:
+    """Start multiprocessing's forkserver, if not yet running, deaf to Ctrl-C."""
+    from multiprocessing import forkserver
+
+    without_interrupts(forkserver.ensure_running)
+
+
 def start_forkserver() -> None:
-    """Run in the forkserver as it starts (``oklasim._forkserver``): its children inherit the ignored SIGINT."""
-    ignore_interrupts()
-    die_with_parent()
+    """Run in the forkserver as it starts (``oklasim._forkserver``): it dies with the driver, and each child
+    it forks dies with it from its first instant (a worker killed while it starts up must not hang on)."""
+    ignore_interrupts()  # its children inherit this
+    if die_with_parent():
+        os.register_at_fork(after_in_child=die_with_parent)
 
 
 def start_worker(driver_pid: int) -> None:

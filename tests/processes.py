@@ -50,3 +50,18 @@ def signal_and_collect(process: subprocess.Popen, sig: int, group: bool = False,
     for pid in left:  # never leave them running, even when the test fails
         os.kill(pid, signal.SIGKILL)
     return process.returncode, err, left
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every live process below ``pid``, with its command line."""
+    out = subprocess.run(["ps", "-eo", "pid=,ppid=,stat=,args="], capture_output=True, text=True).stdout
+    parent, command = {}, {}
+    for line in out.splitlines():
+        child, ppid, stat, args = (line.split(None, 3) + [""])[:4]
+        if not stat.startswith("Z") and not args.startswith("ps -eo"):  # not zombies, not this listing
+            parent[int(child)], command[int(child)] = int(ppid), args
+    found, frontier = {}, {pid}
+    while frontier:
+        frontier = {c for c, p in parent.items() if p in frontier and c not in found}
+        found.update({c: command[c] for c in frontier})
+    return found
