@@ -51,7 +51,7 @@ MAX_IN_MEMORY_HANDS = 10_000_000
 HANDS_PER_GAME = 10  # roughly, to 100 points
 # Shards submitted at once: enough to keep ~1,000 workers busy, few enough to keep the driver's memory flat.
 MAX_IN_FLIGHT = 1024
-WAKE_SECONDS = 0.25
+WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see _play)
 
 
 def default_shard_size(mode: str, count: int) -> int:
@@ -227,9 +227,14 @@ def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool)
     return hands & games
 
 
+def written_by_this_code(manifest: dict[str, Any]) -> bool:
+    """Whether a run's records came from this oklasim version and these kernel sources."""
+    return manifest.get("source_hash") == SOURCE_HASH and manifest.get("version") == __version__
+
+
 def check_same_code(manifest: dict[str, Any], run_dir: Path) -> None:
     """Shards of older kernel code or another version must not be mixed with this one's."""
-    if manifest.get("source_hash") != SOURCE_HASH or manifest.get("version") != __version__:
+    if not written_by_this_code(manifest):
         raise ValueError(
             f"{run_dir} was written by oklasim {manifest.get('version', '?')} with other kernel code; its "
             "records would not match this version's: replay it with --overwrite (or use that version)"

@@ -30,9 +30,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, storage
-from ._kernels import SOURCE_HASH
-from .batch import MAX_COUNT, RunResult, RunSpec, run
+from . import storage
+from .batch import MAX_COUNT, RunResult, RunSpec, run, written_by_this_code
 from .rules import Rules
 
 STUDY_FILE = "study.json"
@@ -141,8 +140,7 @@ def ensure_run(spec: RunSpec, run_dir: Path, workers: int) -> RunResult:
     replayed if its spec or oklasim's kernels changed since."""
     if (run_dir / storage.MANIFEST).exists():
         manifest = storage.read_manifest(run_dir)
-        same_code = manifest.get("source_hash") == SOURCE_HASH and manifest.get("version") == __version__
-        if manifest["spec"]["run_id"] == spec.run_id and same_code:
+        if manifest["spec"]["run_id"] == spec.run_id and written_by_this_code(manifest):
             if manifest["status"] == "complete" and _shards_intact(run_dir, manifest):
                 return RunResult(spec, run_dir, [], [], manifest.get("seconds", 0.0), manifest.get("peak_worker_mb", 0.0))
             return run(spec, run_dir, workers=workers, resume=True)

@@ -55,8 +55,10 @@ def without_interrupts(start):
 
 def launch_forkserver() -> None:
     """Start multiprocessing's forkserver, if not yet running, deaf to Ctrl-C."""
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
+    # The resource tracker first: starting it unblocks Ctrl-C in the caller when done, which would undo ours.
+    resource_tracker.ensure_running()
     without_interrupts(forkserver.ensure_running)
 
 

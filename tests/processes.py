@@ -54,11 +54,11 @@ def signal_and_collect(process: subprocess.Popen, sig: int, group: bool = False,
 
 def descendants(pid: int) -> dict[int, str]:
     """Every live process below ``pid``, with its command line."""
-    out = subprocess.run(["ps", "-eo", "pid=,ppid=,stat=,args="], capture_output=True, text=True).stdout
+    out = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,stat=,args="], capture_output=True, text=True).stdout
     parent, command = {}, {}
     for line in out.splitlines():
         child, ppid, stat, args = (line.split(None, 3) + [""])[:4]
-        if not stat.startswith("Z") and not args.startswith("ps -eo"):  # not zombies, not this listing
+        if not stat.startswith("Z") and not args.startswith("ps -ww"):  # not zombies, not this listing
             parent[int(child)], command[int(child)] = int(ppid), args
     found, frontier = {}, {pid}
     while frontier:
