@@ -36,7 +36,7 @@ def child(games: int, workers: int) -> None:
         "wall": wall,
         "driver_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "worker_mb": result.peak_worker_mb,
-        "shards": len(spec.shards),
+        "shards": spec.n_shards,
     }))
 
 

@@ -8,7 +8,7 @@ process pool or a Dask cluster): the same seed gives the same records.
 
 >>> spec = RunSpec.create(Rules(), ["simple", "greedy"], games=30, seed=1, shard_size=10)
 >>> result = run(spec, workers=1, progress=False)
->>> result.games.height, len(spec.shards)
+>>> result.games.height, spec.n_shards
 (30, 3)
 """
 
@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import logging
 import multiprocessing
 import os
 import resource
+import socket
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, wait, FIRST_COMPLETED
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,7 +31,7 @@ from typing import Any
 
 import polars as pl
 
-from . import __version__, storage
+from . import __version__, lifetime, storage
 from ._kernels import SOURCE_HASH
 from .engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
 from .rules import Rules
@@ -40,6 +42,16 @@ from .strategy import Strategy
 # size where per-task overhead (about 0.1 s) starts to show.
 SHARD_LIMITS = {"games": (1_000, 20_000), "hands": (10_000, 200_000)}
 SHARDS_WANTED = 16
+SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, roughly
+# The largest run: 10^10 games are about 30 core-years of play. Beyond it a typo is likelier than a plan.
+MAX_COUNT = 10**10
+# Runs without a folder keep every hand record in memory (about 100 bytes each, more while matches combine
+# seatings): at most this many hands, about 1 GB.
+MAX_IN_MEMORY_HANDS = 10_000_000
+HANDS_PER_GAME = 10  # roughly, to 100 points
+# Shards submitted at once: enough to keep ~1,000 workers busy, few enough to keep the driver's memory flat.
+MAX_IN_FLIGHT = 1024
+WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see _play)
 
 
 def default_shard_size(mode: str, count: int) -> int:
@@ -75,13 +87,17 @@ class RunSpec:
         if (games is None) == (hands is None):
             raise ValueError("give exactly one of --games N or --hands N")
         count = games if games is not None else hands
-        if count < 1:
-            raise ValueError(f"the number of {'games' if games is not None else 'hands'} must be at least 1")
-        stream_key(seed)  # validates the seed
         mode = "games" if games is not None else "hands"
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
+        if count > MAX_COUNT:
+            years = count * SECONDS_PER_UNIT[mode] / 3.15e7
+            raise ValueError(f"--{mode} {count:,} is about {years:,.0f} core-years of play, over the limit of "
+                             f"{MAX_COUNT:,} per run; split it into runs with different seeds")
+        stream_key(seed)  # validates the seed
         size = shard_size or default_shard_size(mode, count)
-        if size < 1:
-            raise ValueError(f"shard size must be at least 1, got {size}")
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"shard size must be a whole number of at least 1, got {size!r}")
         paths = tuple(str(Path(p).resolve()) for p in strategy_paths)
         seats = resolve_all(strategies, rules.players, paths)
         return cls(
@@ -97,9 +113,17 @@ class RunSpec:
         )
 
     @property
-    def shards(self) -> list[tuple[int, int]]:
-        """(first game, number of games) of each shard."""
-        return [(first, min(self.shard_size, self.count - first)) for first in range(0, self.count, self.shard_size)]
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard_size)
+
+    def shard(self, index: int) -> tuple[int, int]:
+        """(first game, number of games) of shard ``index``: computed, never listed, so a plan costs nothing."""
+        first = index * self.shard_size
+        return first, min(self.shard_size, self.count - first)
+
+    @property
+    def hands_estimate(self) -> int:
+        return self.count * (1 if self.mode == "hands" or self.rules_object().single_hand else HANDS_PER_GAME)
 
     @property
     def run_id(self) -> str:
@@ -134,7 +158,7 @@ def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, Any
     Returns (hands written, frames or None, the worker's peak memory in MB so far).
     """
     rules = spec.rules_object()
-    first, count = spec.shards[shard]
+    first, count = spec.shard(shard)
     hands_only = spec.mode == "hands"
     hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands_only), spec.seats(), spec.seed, first, count)
     hands = hands_frame(hand_records, rules.players)
@@ -161,7 +185,7 @@ class RunResult:
     @property
     def hands(self) -> pl.DataFrame:
         if self.run_dir is not None:
-            return storage.scan(self.run_dir, "hands").collect()
+            return storage.read(self.run_dir, "hands")
         return pl.concat(self.hands_frames)
 
     @property
@@ -169,7 +193,7 @@ class RunResult:
         if self.spec.mode == "hands":
             return None
         if self.run_dir is not None:
-            return storage.scan(self.run_dir, "games").collect()
+            return storage.read(self.run_dir, "games")
         return pl.concat(self.games_frames)
 
 
@@ -190,18 +214,31 @@ def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool)
     if not (resume and exists):
         return set()
     old = storage.read_manifest(run_dir)
-    if old.get("spec", {}).get("run_id") != spec.run_id:
+    if old["spec"]["run_id"] != spec.run_id:
         raise ValueError(
             f"{run_dir} holds a different run (other rules, strategies, seed or size); "
             "resume with the same arguments, or use --overwrite"
         )
-    done = set()
-    for shard in range(len(spec.shards)):
-        if storage.shard_rows(run_dir, "hands", shard, spec.run_id) is not None:
-            if spec.mode == "games" and storage.shard_rows(run_dir, "games", shard, spec.run_id) is None:
-                continue
-            done.add(shard)
-    return done
+    check_same_code(old, run_dir)
+    hands = set(storage.shard_files(run_dir, "hands"))
+    games = set(storage.shard_files(run_dir, "games")) if spec.mode == "games" else hands
+    for kind in storage.KINDS if spec.mode == "games" else ("hands",):
+        storage.checked_shards(run_dir, kind, {**old, "status": "running"})  # foreign or unreadable files
+    return hands & games
+
+
+def written_by_this_code(manifest: dict[str, Any]) -> bool:
+    """Whether a run's records came from this oklasim version and these kernel sources."""
+    return manifest.get("source_hash") == SOURCE_HASH and manifest.get("version") == __version__
+
+
+def check_same_code(manifest: dict[str, Any], run_dir: Path) -> None:
+    """Shards of older kernel code or another version must not be mixed with this one's."""
+    if not written_by_this_code(manifest):
+        raise ValueError(
+            f"{run_dir} was written by oklasim {manifest.get('version', '?')} with other kernel code; its "
+            "records would not match this version's: replay it with --overwrite (or use that version)"
+        )
 
 
 def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str, peak_mb=0.0):
@@ -213,11 +250,12 @@ def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "status": status,
         "shards_done": done,
-        "shards_total": len(spec.shards),
+        "shards_total": spec.n_shards,
         "hands_written": hands,
         "seconds": round(seconds, 3),
         "backend": executor_name,
         "peak_worker_mb": round(peak_mb, 1),
+        "driver": {"host": socket.gethostname(), "pid": os.getpid()},  # tells a killed run from a running one
     }
 
 
@@ -228,30 +266,42 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     """A process pool kept for the life of the process: studies run many configurations, and
     starting workers (imports, loading compiled kernels) costs seconds each time."""
     if workers not in _POOLS:
-        # forkserver: workers start clean (no inherited numba/LLVM state) and fast.
-        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+        # forkserver: workers start clean (no inherited numba/LLVM state) and fast. It preloads only our
+        # module, so that it and its workers die with the driver and ignore Ctrl-C (see lifetime).
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["oklasim._forkserver"])
+        lifetime.launch_forkserver()
+        _POOLS[workers] = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=lifetime.start_worker, initargs=(os.getpid(),)
+        )
     return _POOLS[workers]
 
 
 def _drop_pool(workers: int) -> None:
+    """Kill a pool's workers (after an interrupt or a crash a pool is not reused)."""
     pool = _POOLS.pop(workers, None)
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        lifetime.kill_pool(pool)
 
 
-atexit.register(lambda: [_drop_pool(w) for w in list(_POOLS)])
+def _close_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=True, cancel_futures=True)
+    _POOLS.clear()
 
-SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, roughly: below ~2 s a pool does not pay
+
+atexit.register(_close_pools)
 
 
 def auto_workers(spec: RunSpec) -> int:
+    """In-process below ~2 s of play (a pool does not pay), else every core."""
     seconds = spec.count * SECONDS_PER_UNIT[spec.mode]
-    return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, len(spec.shards)))
+    return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, spec.n_shards))
 
 
 def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None, dask_local: int | None = None):
     """(executor or None for in-process, a cleanup for errors, a cleanup at the end, a name for the manifest)."""
-    if scheduler or dask_local:
+    if scheduler or dask_local is not None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
@@ -264,14 +314,20 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
             return client.get_executor(), client.close, client.close, f"dask {scheduler}"
         if dask_local < 1:
             raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
-        cluster = LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = lifetime.without_interrupts(
+            lambda: LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+        )
         client = Client(cluster)
 
         def close() -> None:
             client.close()
             cluster.close()
 
-        return client.get_executor(), close, close, f"dask local x{dask_local}"
+        def abandon() -> None:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its workers' last words, not ours
+            close()
+
+        return client.get_executor(), abandon, close, f"dask local x{dask_local}"
     if workers is None:
         workers = auto_workers(spec)
     if workers < 1:
@@ -296,8 +352,13 @@ def run(
     ``workers=None`` picks in-process play for small runs and every core otherwise.
     """
     out = Path(run_dir) if run_dir is not None else None
+    if out is None and spec.hands_estimate > MAX_IN_MEMORY_HANDS:
+        raise ValueError(
+            f"{spec.count:,} {spec.mode} kept in memory would take about {spec.hands_estimate * 100 / 1e9:,.0f} GB "
+            f"(the limit is {MAX_IN_MEMORY_HANDS:,} hands); play fewer, or write them to a folder "
+            "(simulate --out)"
+        )
     done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
-    todo = [shard for shard in range(len(spec.shards)) if shard not in done]
     spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
     started = time.perf_counter()
     executor, abandon, close, backend = make_executor(spec, workers, scheduler, dask_local)
@@ -310,27 +371,16 @@ def run(
     status = "interrupted"
     try:
         target = str(out) if out is not None else None
-        if executor is None:
-            for shard in todo:
-                hands, frames[shard], peak = play_shard(spec, shard, target)
-                hands_written += hands
-                peak_mb = max(peak_mb, peak)
-                done.add(shard)
-                bar.update(spec.shards[shard][1])
-        else:
-            pending: dict[Future, int] = {executor.submit(play_shard, spec, s, target): s for s in todo}
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    shard = pending.pop(future)
-                    hands, frames[shard], peak = future.result()
-                    hands_written += hands
-                    peak_mb = max(peak_mb, peak)
-                    done.add(shard)
-                    bar.update(spec.shards[shard][1])
+        todo = (shard for shard in range(spec.n_shards) if shard not in done)  # lazily: the plan may be huge
+        for shard, (hands, shard_frames, peak) in _play(executor, spec, todo, target):
+            hands_written += hands
+            frames[shard] = shard_frames
+            peak_mb = max(peak_mb, peak)
+            done.add(shard)
+            bar.update(spec.shard(shard)[1])
         status = "complete"
     except BaseException:
-        abandon()  # a pool that saw an interrupt or a crash is not reused
+        abandon()  # a pool that saw an interrupt or a crash is killed, not reused
         raise
     finally:
         bar.close()
@@ -349,11 +399,36 @@ def run(
     )
 
 
+def _play(executor, spec: RunSpec, todo, target: str | None):
+    """Yield (shard, its result) as shards finish, in-process or keeping at most MAX_IN_FLIGHT submitted."""
+    if executor is None:
+        for shard in todo:
+            yield shard, play_shard(spec, shard, target)
+        return
+    pending: dict[Future, int] = {}
+    while True:
+        for shard in todo:
+            pending[executor.submit(play_shard, spec, shard, target)] = shard
+            if len(pending) >= MAX_IN_FLIGHT:
+                break
+        if not pending:
+            return
+        # A timeout, so the main thread wakes to run a signal handler: Ctrl-C may be delivered to another thread.
+        finished, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+        for future in finished:
+            try:
+                result = future.result()
+            except BrokenExecutor:
+                raise ValueError("a worker process died (killed, or out of memory); what was finished is kept: "
+                                 "rerun with --resume") from None
+            yield pending.pop(future), result
+
+
 def _progress_bar(spec: RunSpec, done: set[int], enabled: bool):
     """A tqdm bar in games (or hands) per second with ETA; silent when not on a terminal."""
     from tqdm import tqdm
 
-    initial = sum(spec.shards[s][1] for s in done)
+    initial = sum(spec.shard(s)[1] for s in done)
     return tqdm(
         total=spec.count,
         initial=initial,

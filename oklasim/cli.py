@@ -8,19 +8,30 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, lifetime
 from .cards import format_hand, parse_card, parse_hand
 from .rules import PRESETS, Rules, field_docs
 
 
+class Interrupted(click.ClickException):
+    exit_code = 130  # as a shell reports a command stopped by Ctrl-C
+
+
 class FriendlyGroup(click.Group):
-    """Turns the API's ``ValueError`` (bad cards, rules, files) into a one-line error, exit 1."""
+    """Turns the API's ``ValueError`` (bad cards, rules, files), a file-system error and an interrupt
+    (Ctrl-C, SIGTERM, SIGHUP) into a one-line error with a non-zero exit."""
 
     def invoke(self, ctx: click.Context):
+        ctx.call_on_close(lifetime.interrupt_on_termination())
         try:
             return super().invoke(ctx)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted") from None
 
 
 @click.group(cls=FriendlyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,7 +55,9 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
     """
     from . import melds
 
-    mask = parse_hand(hand, count=range(1, 12))
+    rules = Rules.load(rules_spec)
+    limit = rules.knock_limit(parse_card(upcard)) if upcard else None  # checked before anything is printed
+    mask = parse_hand(hand, count=(rules.hand_size, rules.hand_size + 1))
     size = mask.bit_count()
     click.echo(f"hand      {format_hand(mask, by_rank=True)}  ({size} cards)")
     click.echo(f"deadwood  {melds.deadwood([mask])[0]} with no discard")
@@ -54,8 +67,6 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
         after = int(melds.deadwood_after_discard([mask])[0])
         click.echo(f"discard   {format_hand(int(melds.best_discards([mask])[0]))} -> deadwood {after}")
     if upcard:
-        rules = Rules.load(rules_spec)
-        limit = rules.knock_limit(parse_card(upcard))
         best = int(melds.deadwood_after_discard([mask])[0]) if size == rules.hand_size + 1 else int(
             melds.deadwood([mask])[0]
         )
@@ -150,6 +161,8 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
     from .batch import RunSpec, run
     from .strategy import parse_overrides, with_overrides
 
+    if workers is not None and (scheduler or dask_local is not None):
+        raise ValueError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
     rules = load_rules(rules_spec, players)
     seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
     spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
@@ -161,7 +174,7 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
                      dask_local=dask_local)
     except KeyboardInterrupt:
         where = f"; rerun the same command with --resume to finish {out}" if out else ""
-        raise click.ClickException(f"interrupted{where}") from None
+        raise Interrupted(f"interrupted{where}") from None
     from .analysis import run_summary
 
     click.echo(run_summary(result.hands, result.games, spec.labels))
@@ -233,7 +246,8 @@ def tournament_command(strategies, rules_spec, players, hands, games, seed, work
 @click.option("--workers", type=int, help="Worker processes [all cores, or in-process for small runs].")
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where the raw runs go.")
 @click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
-def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
+@click.option("--overwrite", is_flag=True, help="Replace the runs of another experiment of the same name.")
+def run_command(experiment, quick, workers, runs_root, reports_root, overwrite) -> None:
     """Run the study described in EXPERIMENT (a TOML file in experiments/) and write its report.
 
     Runs already complete with the same spec are reused, interrupted ones resumed.
@@ -242,7 +256,8 @@ def run_command(experiment, quick, workers, runs_root, reports_root) -> None:
     from .experiment import run_experiment
 
     started = time.perf_counter()
-    index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root)
+    index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root,
+                           overwrite=overwrite)
     click.echo(f"report: {index} ({time.perf_counter() - started:.1f} s)")
     click.echo(f"        {index.parent / 'report.md'}")
 
@@ -257,6 +272,9 @@ def policy_command(rules_spec, players, runs_root) -> None:
     rules = load_rules(rules_spec, players)
     if rules.players != 2:
         raise ValueError("the knock policy tables are measured for two players")
+    asked = click.get_current_context().get_parameter_source("runs_root") != click.core.ParameterSource.DEFAULT
+    if asked and not Path(runs_root).is_dir():
+        raise ValueError(f"--runs {runs_root} is not a folder")
     table, source = latest_policy(Path(runs_root))
     bonuses = sorted(set(table["undercut_bonus"].to_list()))
     bonus = min(bonuses, key=lambda b: abs(b - rules.undercut_bonus))
@@ -282,15 +300,15 @@ def report_command(run_dir, reports_root) -> None:
 @click.argument("root", default="runs", type=click.Path(file_okay=False))
 def runs(root: str) -> None:
     """List the runs under ROOT (default: runs/), newest first."""
-    from .storage import list_runs
+    from . import storage
 
-    found = list_runs(Path(root))
+    found = storage.list_runs(Path(root))
     if not found:
         click.echo(f"no runs under {root}")
     for path, manifest in found:
         spec = manifest.get("spec", {})
         click.echo(
-            f"{str(path):<28} {manifest.get('status', '?'):<11} {spec.get('count', 0):>10,} {spec.get('mode', '?'):<5} "
+            f"{str(path):<28} {storage.status(manifest):<11} {spec['count']:>10,} {spec['mode']:<5} "
             f"{','.join(spec.get('labels', [])):<30} seed {spec.get('seed')}  {manifest.get('created', '')}"
         )
 
@@ -304,11 +322,15 @@ def show(run_dir: str) -> None:
 
     manifest = storage.read_manifest(Path(run_dir))
     spec = manifest["spec"]
-    click.echo(f"run {run_dir}: {manifest['status']}, {manifest['shards_done']}/{manifest['shards_total']} shards, "
-               f"oklasim {manifest['version']}, seed {spec['seed']}")
+    found = len(storage.checked_shards(Path(run_dir), "hands", manifest))  # checked before anything is shown
+    click.echo(f"run {run_dir}: {storage.status(manifest)}, {found}/{storage.planned_shards(manifest)} shards, "
+               f"oklasim {manifest.get('version', '?')}, seed {spec['seed']}")
     click.echo(f"strategies: {', '.join(spec['labels'])}")
-    hands = storage.scan(Path(run_dir), "hands").collect()
-    games = storage.scan(Path(run_dir), "games").collect() if spec["mode"] == "games" else None
+    if not found:
+        click.echo("no records yet")
+        return
+    hands = storage.read(Path(run_dir), "hands")
+    games = storage.read(Path(run_dir), "games") if spec["mode"] == "games" else None
     click.echo(run_summary(hands, games, spec["labels"]))
 
 

@@ -182,8 +182,10 @@ def match(
 
 
 def match_text(result: MatchResult) -> str:
+    players = result.rules["players"]
+    seatings = "both seatings" if players == 2 else f"{players} seatings, {result.a.name} taking each seat in turn"
     lines = [
-        f"{result.a.name} vs {result.b.name}: {result.deals:,} deals, each played with {result.a.name} in every seat "
+        f"{result.a.name} vs {result.b.name}: {result.deals:,} {result.mode}, each played in {seatings} "
         f"({result.hands:,} hands), seed {result.seed}"
     ]
     header = f"{'':<28}{'points/hand':>16}{'hands won':>16}{'knock':>14}{'gin':>14}{'undercut by':>14}{'undercut':>14}"
@@ -254,6 +256,8 @@ def tournament(names: Sequence[str], progress_callback=None, **match_args) -> To
     """Round robin: a paired match between every two strategies."""
     if len(set(names)) < 2:
         raise ValueError("a tournament needs at least two different strategies")
+    for name in names:  # every name checked before the first match is played
+        resolve(name, extra_paths=match_args.get("strategy_paths", ()))
     results = {}
     for a, b in itertools.combinations(names, 2):
         results[(a, b)] = match(a, b, **match_args)

@@ -9,6 +9,7 @@ import numpy as np
 from ._kernels import engine_nb as E
 from ._kernels import layout as L
 from .cards import format_card, format_hand
+from .batch import MAX_COUNT
 from .engine import kernel_rules, resolve_all, run_kernel
 from .rules import Rules
 from .strategy import Strategy
@@ -65,6 +66,8 @@ def replay(
     rules: Rules, strategies: Sequence[str | Strategy], seed: int, game: int, hands_only: bool = False, extra_paths=()
 ) -> list[str]:
     """Lines describing game ``game`` of ``seed`` turn by turn, exactly as a run played it."""
+    if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < MAX_COUNT:
+        raise ValueError(f"game {game!r} is not a game of any run: numbers go from 0 to {MAX_COUNT - 1:,}")
     seats = resolve_all(strategies, rules.players, extra_paths)
     hand_records, game_records, trace = run_kernel(
         kernel_rules(rules, hands_only), seats, seed, game, 1, trace_capacity=TRACE_ROWS_PER_GAME
@@ -73,5 +76,6 @@ def replay(
     if not hands_only:
         record = game_records[0]
         scores = ", ".join(str(record[L.G_TOTALS + s]) for s in range(rules.players))
-        lines.append(f"== seat {record[L.G_WINNER]} wins after {record[L.G_HANDS]} hands; totals {scores}")
+        winner = f"seat {record[L.G_WINNER]} wins" if record[L.G_WINNER] >= 0 else "nobody wins"
+        lines.append(f"== {winner} after {record[L.G_HANDS]} hands; totals {scores}")
     return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,10 +46,13 @@ class Report:
     sections: list[Section] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.folder = Path(self.folder)
-        if self.folder.exists():
-            shutil.rmtree(self.folder)  # a report is rebuilt whole, never patched
-        self.folder.mkdir(parents=True)
+        # A report is built whole in a hidden folder beside its place and swapped in by ``write``: a failed
+        # build leaves the previous report as it was, and no half-written one.
+        self.target = Path(self.folder)
+        if self.target.exists() and not _replaceable(self.target):
+            raise ValueError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        self.folder = Path(tempfile.mkdtemp(prefix=building_prefix(self.target), dir=self.target.parent))
 
     def text(self, title: str, body: str) -> None:
         self.sections.append(Section("text", title, body))
@@ -71,7 +75,17 @@ class Report:
     def write(self) -> Path:
         atomic_write_bytes(self.folder / "report.md", self._markdown().encode())
         atomic_write_bytes(self.folder / "index.html", self._html().encode())
-        return self.folder / "index.html"
+        old = None
+        if self.target.exists():
+            if not _replaceable(self.target):  # it may have appeared while the report was built
+                raise ValueError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
+            old = Path(tempfile.mkdtemp(prefix=building_prefix(self.target), dir=self.target.parent))
+            self.target.rename(old / "previous")
+        self.folder.rename(self.target)
+        if old is not None:
+            shutil.rmtree(old)
+        self.folder = self.target
+        return self.target / "index.html"
 
     # -- rendering ---------------------------------------------------------------------------
     def _markdown(self) -> str:
@@ -115,6 +129,22 @@ class Report:
         parts += [f"<li><b>{esc(k)}</b>: <code>{esc(v)}</code></li>" for k, v in self.provenance.items()]
         parts.append(f"<li><b>oklasim version</b>: {esc(__version__)}</li></ul></body></html>")
         return "\n".join(parts)
+
+
+def building_prefix(target: Path) -> str:
+    """Name prefix of the hidden folders a report of ``target`` is built in."""
+    return f".{target.name}.building-"
+
+
+def _replaceable(folder: Path) -> bool:
+    """A folder a report may replace: an earlier report (its report.md is there) or an empty folder."""
+    return folder.is_dir() and ((folder / "report.md").is_file() or not any(folder.iterdir()))
+
+
+def discard_unfinished(target: Path) -> None:
+    """Remove what a failed build of the report of ``target`` left behind."""
+    for leftover in Path(target).parent.glob(building_prefix(Path(target)) + "*"):
+        shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _cell(value) -> str:

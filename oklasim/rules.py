@@ -42,8 +42,16 @@ CHOICES: dict[str, dict[str, int]] = {
 STANDARD_HAND_SIZE = {2: 10, 3: 7, 4: 7}
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+# Sane ranges of the numeric fields. They keep every score of a hand or a game far inside the int32
+# columns of the records: a hand scores at most 2 x (10,000 + 3 x 98) points, a game's total at most
+# 2 x (a score of about 31,000 + 1,000 hands x 10,000 box bonus + 2 x 10,000 game bonus), about 2.1e7.
+MAX_BONUS = 10_000
+MAX_TARGET = 10_000
+MAX_DRAWS = 10_000
+
+
+def _doc(text: str, low: int | None = None, high: int | None = None) -> dict:
+    return {"doc": text} if low is None else {"doc": text, "range": (low, high)}
 
 
 @dataclass(frozen=True)
@@ -55,13 +63,13 @@ class Rules:
         default=None, metadata=_doc("cards dealt to each player; None = 10 for 2 players, 7 for 3-4")
     )
     oklahoma: bool = field(default=True, metadata=_doc("the first upcard sets the knock limit; False = plain gin"))
-    fixed_knock_limit: int = field(default=10, metadata=_doc("knock limit of plain gin (oklahoma=False)"))
+    fixed_knock_limit: int = field(default=10, metadata=_doc("knock limit of plain gin (oklahoma=False)", 0, 10))
     ace_upcard: str = field(default="gin_only", metadata=_doc("ace upcard: 'gin_only' (seed 000) or 'one'"))
     spade_double: bool = field(default=False, metadata=_doc("a spade upcard doubles the hand's score"))
-    gin_bonus: int = field(default=25, metadata=_doc("bonus for going gin (both seeds: 25)"))
+    gin_bonus: int = field(default=25, metadata=_doc("bonus for going gin (both seeds: 25)", 0, MAX_BONUS))
     big_gin: bool = field(default=False, metadata=_doc("allow big gin: all 11 cards melded, no discard"))
-    big_gin_bonus: int = field(default=31, metadata=_doc("bonus for big gin"))
-    undercut_bonus: int = field(default=10, metadata=_doc("bonus for an undercut (seed 001: 10)"))
+    big_gin_bonus: int = field(default=31, metadata=_doc("bonus for big gin", 0, MAX_BONUS))
+    undercut_bonus: int = field(default=10, metadata=_doc("bonus for an undercut (seed 001: 10)", 0, MAX_BONUS))
     tie_rule: str = field(
         default="undercut",
         metadata=_doc(
@@ -78,16 +86,17 @@ class Rules:
     dealer_rule: str = field(
         default="winner", metadata=_doc("who deals after a scored hand: 'winner' (seed 001), 'alternate', 'loser'")
     )
-    target_score: int = field(default=100, metadata=_doc("cumulative score that ends the game"))
-    box_bonus: int = field(default=0, metadata=_doc("bonus per hand won, added at game end"))
-    game_bonus: int = field(default=0, metadata=_doc("bonus for winning the game"))
+    target_score: int = field(default=100, metadata=_doc("cumulative score that ends the game", 1, MAX_TARGET))
+    box_bonus: int = field(default=0, metadata=_doc("bonus per hand won, added at game end", 0, MAX_BONUS))
+    game_bonus: int = field(default=0, metadata=_doc("bonus for winning the game", 0, MAX_BONUS))
     shutout_rule: str = field(
         default="none",
         metadata=_doc("loser scored nothing: 'none', 'double_bonus' (game bonus x2), 'double_total'"),
     )
     single_hand: bool = field(default=False, metadata=_doc("play one hand only (OpenSpiel's game)"))
     max_draws: int = field(
-        default=200, metadata=_doc("simulation guard: a hand with more draws is void, outcome 'guard'")
+        default=200,
+        metadata=_doc("simulation guard: a hand with more draws is void, outcome 'guard'", 4, MAX_DRAWS),
     )
 
     def __post_init__(self) -> None:
@@ -113,13 +122,11 @@ class Rules:
                 f"rules: hand_size={self.hand_size} with {self.players} players; the rules deal "
                 f"{STANDARD_HAND_SIZE[self.players]} cards each (leave hand_size unset)"
             )
-        if not 0 <= self.fixed_knock_limit <= 10:
-            raise ValueError(f"rules: fixed_knock_limit={self.fixed_knock_limit}; use 0 (gin only) to 10")
-        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"rules: {name}={getattr(self, name)} must not be negative")
-        if self.target_score < 1:
-            raise ValueError(f"rules: target_score={self.target_score} must be at least 1")
+        for f in dataclasses.fields(self):
+            if "range" in f.metadata:
+                low, high = f.metadata["range"]
+                if not low <= getattr(self, f.name) <= high:
+                    raise ValueError(f"rules: {f.name}={getattr(self, f.name)} is outside its range {low:,} to {high:,}")
         if self.max_draws < 2 * self.players:
             raise ValueError(f"rules: max_draws={self.max_draws} is too small for a hand to be played")
         if self.single_hand and (self.box_bonus or self.game_bonus or self.shutout_rule != "none"):
@@ -205,7 +212,12 @@ def field_names() -> list[str]:
 
 
 def field_docs() -> dict[str, str]:
-    return {f.name: f.metadata["doc"] for f in dataclasses.fields(Rules)}
+    """Each field's meaning, with its range for numbers."""
+    docs = {}
+    for f in dataclasses.fields(Rules):
+        low_high = f.metadata.get("range")
+        docs[f.name] = f.metadata["doc"] + (f" [{low_high[0]:,} to {low_high[1]:,}]" if low_high else "")
+    return docs
 
 
 PRESETS: dict[str, dict[str, Any]] = {

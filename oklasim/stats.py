@@ -31,6 +31,8 @@ class Estimate:
         return {"mean": self.mean, "ci95": [self.low, self.high], "n": self.n}
 
     def text(self, digits: int = 2, percent: bool = False) -> str:
+        if self.n == 0:
+            return "n/a"  # nothing to measure, e.g. undercuts of a seat that never knocked
         scale, unit = (100, "%") if percent else (1, "")
         return f"{self.mean * scale:.{digits}f}{unit} ±{self.half_width * scale:.{digits}f}"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ import pyarrow.parquet as pq
 MANIFEST = "manifest.json"
 METADATA_KEY = b"oklasim.run"
 KINDS = ("hands", "games")
+SPEC_KEYS = {"mode", "count", "seed", "shard_size", "run_id", "labels", "strategies", "rules"}
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -47,13 +49,42 @@ def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
+    """A run's manifest, checked to hold what the readers need (a clear error otherwise)."""
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         raise ValueError(f"{run_dir} is not an oklasim run (no {MANIFEST})")
     try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is corrupt ({exc.msg}); delete the run or rerun with --overwrite") from None
+        manifest = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} is corrupt ({exc}); delete the run or rerun with --overwrite") from None
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    if not isinstance(spec, dict) or not SPEC_KEYS <= set(spec) or not isinstance(manifest.get("status"), str):
+        raise ValueError(f"{path} is not an oklasim manifest (no run spec); delete the run or rerun with --overwrite")
+    return manifest
+
+
+def planned_shards(manifest: dict[str, Any]) -> int:
+    spec = manifest["spec"]
+    return -(-int(spec["count"]) // int(spec["shard_size"]))
+
+
+def driver_gone(manifest: dict[str, Any]) -> bool:
+    """True when the process that wrote a "running" manifest on this machine no longer exists (killed)."""
+    driver = manifest.get("driver") or {}
+    if manifest.get("status") != "running" or driver.get("host") != socket.gethostname():
+        return False
+    try:
+        os.kill(int(driver["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, KeyError, ValueError, TypeError):
+        return False
+    return False
+
+
+def status(manifest: dict[str, Any]) -> str:
+    """The run's status, "interrupted" also for a run whose driver was killed before it could say so."""
+    return "interrupted" if driver_gone(manifest) else manifest["status"]
 
 
 def shard_path(run_dir: Path, kind: str, shard: int) -> Path:
@@ -76,7 +107,7 @@ def shard_rows(run_dir: Path, kind: str, shard: int, run_id: str) -> int | None:
         return None
     try:
         meta = pq.read_metadata(path)
-    except (pa.ArrowInvalid, OSError) as exc:
+    except (pa.ArrowException, OSError) as exc:
         raise ValueError(f"{path} is not a readable parquet file ({exc}); delete it and rerun with --resume") from None
     owner = (meta.schema.to_arrow_schema().metadata or {}).get(METADATA_KEY, b"").decode()
     if owner != run_id:
@@ -84,20 +115,53 @@ def shard_rows(run_dir: Path, kind: str, shard: int, run_id: str) -> int | None:
     return meta.num_rows
 
 
-def scan(run_dir: Path, kind: str) -> pl.LazyFrame:
-    """All shards of one kind of a run, lazily."""
-    folder = Path(run_dir) / kind
-    if not any(folder.glob("part-*.parquet")):
+def shard_files(run_dir: Path, kind: str) -> dict[int, Path]:
+    """The finished shard files of one kind in a run folder, by shard number."""
+    found = {}
+    for path in (Path(run_dir) / kind).glob("part-*.parquet"):
+        number = path.name[len("part-") : -len(".parquet")]
+        if not number.isdigit():
+            raise ValueError(f"{path} is not a shard of an oklasim run; remove it")
+        found[int(number)] = path
+    return found
+
+
+def checked_shards(run_dir: Path, kind: str, manifest: dict[str, Any]) -> list[Path]:
+    """The shard files of a run after checking each against the manifest: in its plan, written for its run
+    id, and none missing from a run the manifest calls complete."""
+    planned, run_id = planned_shards(manifest), manifest["spec"]["run_id"]
+    files = shard_files(run_dir, kind)
+    for number, path in sorted(files.items()):
+        if number >= planned:
+            raise ValueError(f"{path} is not in the run's plan of {planned} shards; remove it")
+        shard_rows(run_dir, kind, number, run_id)  # raises for a foreign or unreadable file
+    missing = planned - len(files)
+    if missing and manifest["status"] == "complete":
+        first = min(set(range(planned)) - set(files))
+        raise ValueError(f"{run_dir} is marked complete but {missing} of its {planned} {kind} shards are missing "
+                         f"(first: {shard_path(run_dir, kind, first).name}); rerun it with --resume")
+    return [files[n] for n in sorted(files)]
+
+
+def read(run_dir: Path, kind: str) -> pl.DataFrame:
+    """All checked shards of one kind of a run."""
+    paths = checked_shards(run_dir, kind, read_manifest(run_dir))
+    if not paths:
         raise ValueError(f"{run_dir} has no {kind} records")
-    return pl.scan_parquet(str(folder / "part-*.parquet"))
+    try:
+        return pl.read_parquet([str(p) for p in paths])
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise ValueError(f"{run_dir}: cannot read its {kind} records ({str(exc).splitlines()[0]})") from None
 
 
 def list_runs(root: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """Runs found directly under ``root``, with their manifests, newest first."""
+    """Runs under ``root`` (directly or one level down, inside a study folder), with their manifests,
+    newest first; folders whose manifest cannot be read are skipped."""
     found = []
-    for manifest in sorted(Path(root).glob(f"*/{MANIFEST}")):
-        try:
-            found.append((manifest.parent, json.loads(manifest.read_text())))
-        except json.JSONDecodeError:
-            continue
-    return sorted(found, key=lambda item: item[1].get("created", ""), reverse=True)
+    for pattern in (f"*/{MANIFEST}", f"*/*/{MANIFEST}"):
+        for manifest in sorted(Path(root).glob(pattern)):
+            try:
+                found.append((manifest.parent, read_manifest(manifest.parent)))
+            except (ValueError, OSError):
+                continue
+    return sorted(found, key=lambda item: str(item[1].get("created", "")), reverse=True)

@@ -121,7 +121,12 @@ def _load_module(path: Path) -> ModuleType:
         raise ValueError(f"cannot load strategy file {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: any error it raises is a bad strategy file, told in one line
+        del sys.modules[name]
+        where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        raise ValueError(f"strategy file {path} cannot be loaded{where}: {type(exc).__name__}: {exc}") from None
     return module
 
 
@@ -155,6 +160,8 @@ _CACHE: dict[tuple[str, ...], dict[str, LoadedFamily]] = {}
 
 def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
     """All strategy families found, by name."""
+    from ._kernels.engine_nb import DECIDE_SIGNATURE
+
     key = tuple(str(p) for p in extra_paths)
     if key not in _CACHE:
         found: dict[str, LoadedFamily] = {}
@@ -164,6 +171,9 @@ def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedF
             decide = getattr(module, "decide_nb", None)
             if not isinstance(family, Family) or decide is None:
                 raise ValueError(f"strategy file {path} must define FAMILY = Family(...) and decide_nb")
+            if DECIDE_SIGNATURE.args not in getattr(decide, "signatures", ()):
+                raise ValueError(f"strategy file {path}: decide_nb must be compiled with "
+                                 "@njit(DECIDE_SIGNATURE, cache=True) (see oklasim/strategy_api.py)")
             if family.name in found and found[family.name].source != path:
                 raise ValueError(f"strategy {family.name!r} is defined twice: {found[family.name].source} and {path}")
             found[family.name] = LoadedFamily(family, decide, path)
@@ -229,7 +239,11 @@ def names(extra_paths=()) -> list[str]:
 
 
 def parse_overrides(items: tuple[str, ...] | list[str]) -> dict[str, float]:
-    """``--param name=value`` items as a dict."""
+    """``--param name=value`` items as a dict; a name given twice is an error, not a silent choice."""
+    names = [item.partition("=")[0].strip() for item in items]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"--param {', '.join(repeated)} given more than once")
     return _parse_settings(",".join(items), "--param")
 
 

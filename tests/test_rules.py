@@ -67,7 +67,10 @@ def test_players_derive_hand_size():
     [
         ({"players": 5}, "played by 2, 3 or 4"),
         ({"tie_rule": "coin"}, "tie_rule='coin' is not one of"),
-        ({"gin_bonus": -1}, "must not be negative"),
+        ({"gin_bonus": -1}, "gin_bonus=-1 is outside its range 0 to 10,000"),
+        ({"gin_bonus": 10**12}, "gin_bonus=1000000000000 is outside its range"),
+        ({"box_bonus": 10_001}, "box_bonus=10001 is outside"),
+        ({"max_draws": 10**20}, "max_draws=100000000000000000000 is outside"),
         ({"hand_size": 9}, "hand_size=9 with 2 players"),
         ({"fixed_knock_limit": 11}, "fixed_knock_limit=11"),
         ({"single_hand": True, "box_bonus": 20}, "contradict single_hand"),

@@ -129,7 +129,7 @@ def test_report_rebuilds_identically_from_the_run_folder(studies, kind, tmp_path
 
 def test_upcard_tables_match_the_data(studies):
     _, run_dir, folder = studies["upcard_effects"]
-    hands = storage.scan(run_dir / "oklahoma", "hands").collect()
+    hands = storage.read(run_dir / "oklahoma", "hands")
     expected = upcard_effects.by_upcard(hands)
     table = pl.read_csv(folder / "by_upcard_oklahoma.csv")
     assert table["n"].sum() == hands.height == 1500

@@ -712,12 +712,14 @@ def game_tie_nb(board, scores, winner):
 def settle_game_nb(board, scores, boxes, game_record):
     """Winner, box, game and shutout bonuses (RULES.md §7). The highest score wins (ties: ``game_tie_nb``)."""
     players = rule_nb(board, R_PLAYERS)
-    if rule_nb(board, R_SINGLE_HAND):  # the game is its one hand: no winner if it was void or tied
+    # The game is its one hand (no winner if it was void or tied), or the hand-count guard stopped it
+    # unfinished (no winner): no bonuses either way.
+    if rule_nb(board, R_SINGLE_HAND) or game_record[G_GUARD]:
         for seat in range(players):
             game_record[G_SCORES + seat] = scores[seat]
             game_record[G_BOXES + seat] = boxes[seat]
             game_record[G_TOTALS + seat] = scores[seat]
-        game_record[G_WINNER] = board[HIDDEN, S_RECORD + H_WINNER]
+        game_record[G_WINNER] = -1 if game_record[G_GUARD] else board[HIDDEN, S_RECORD + H_WINNER]
         return
     winner, tied = 0, False
     for seat in range(1, players):

@@ -16,8 +16,8 @@ from .upcard_effects import by_upcard
 def report(run_dir: Path, report_dir: Path) -> Path:
     manifest = storage.read_manifest(run_dir)
     spec = manifest["spec"]
-    hands = storage.scan(run_dir, "hands").collect()
-    games = storage.scan(run_dir, "games").collect() if spec["mode"] == "games" else None
+    hands = storage.read(run_dir, "hands")
+    games = storage.read(run_dir, "games") if spec["mode"] == "games" else None
     doc = Report(report_dir, f"Run {run_dir.name}: {' vs '.join(spec['labels'])}")
     mix = outcome_mix(hands)
     doc.summary = [f"{hands.height:,} hands" + (f" in {games.height:,} games" if games is not None else "") + "."]

@@ -157,8 +157,8 @@ def _players_figure(table: pl.DataFrame):
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     specs = configurations(experiment)
     names = {"oklahoma": "Oklahoma", "plain": "plain gin", "spades": "Oklahoma, spades double"}
-    frames = {names[k]: storage.scan(run_dir / k, "hands").collect() for k in specs if k in names}
-    more = {int(k.split("_")[1]): storage.scan(run_dir / k, "hands").collect() for k in specs if k.startswith("players_")}
+    frames = {names[k]: storage.read(run_dir / k, "hands") for k in specs if k in names}
+    more = {int(k.split("_")[1]): storage.read(run_dir / k, "hands") for k in specs if k.startswith("players_")}
     tables = {name: rank_sorted(by_upcard(hands)) for name, hands in frames.items() if name != names["spades"]}
     overall = {name: by_upcard(hands.with_columns(pl.lit("all").alias("upcard")), "upcard") for name, hands in frames.items()}
     doc = Report(report_dir, experiment.title)

@@ -1,0 +1,26 @@
+"""Suite-wide checks."""
+
+import os
+
+import pytest
+
+from oklasim import batch
+from processes import descendants, wait_for
+
+# multiprocessing's servers: idle, they exit when the test process does (their pipes close).
+SERVERS = ("multiprocessing.forkserver import main", "multiprocessing.resource_tracker import main")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind():
+    """After the whole suite, no worker, cluster or command it started is still running."""
+    yield
+    batch._close_pools()
+
+    def workers() -> dict[int, str]:
+        below = descendants(os.getpid())
+        servers = {pid for pid, args in below.items() if any(s in args for s in SERVERS)}
+        # the servers themselves may stay until exit; anything they or the tests started may not
+        return {pid: args for pid, args in below.items() if pid not in servers}
+
+    assert wait_for(lambda: not workers(), 20), f"processes left behind: {workers()}"
