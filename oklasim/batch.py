@@ -315,7 +315,16 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
         if dask_local < 1:
             raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
         cluster = lifetime.without_interrupts(
-            lambda: LocalCluster(n_workers=dask_local, threads_per_worker=1, processes=True, dashboard_address=None)
+            # The workers' own log lines (cancelled tasks on Ctrl-C, say) would follow our one-line messages;
+            # a failure that matters reaches the driver as the task's exception.
+            lambda: LocalCluster(
+                n_workers=dask_local,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+                preload=["oklasim._dask_worker"],
+            )
         )
         client = Client(cluster)
 
