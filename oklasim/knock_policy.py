@@ -100,7 +100,7 @@ def _figure(row: dict) -> str:
 
 def _heading(answer: str, rows: pl.DataFrame) -> str:
     if answer == "mix":
-        return f"against the panel mix: {rows['against'][0].removeprefix('panel mix ')}"
+        return f"against the {rows['against'][0]}, each of them equally likely"
     if answer == "max-min":
         return "the best worst case over the panel (each limit names its worst opponent)"
     if answer == "equilibrium":
@@ -130,7 +130,7 @@ def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[st
         lines.append(f"{answer}: {_heading(answer, mine)}")
         for row in mine.iter_rows(named=True):
             limit = LIMIT_NAMES.get(row["knock_limit"], str(row["knock_limit"]))
-            worst = f" [worst: {row['against']}]" if answer == "max-min" else ""
+            worst = f" [worst: {row['against']}]" if answer == "max-min" and row["knock_limit"] > 0 else ""
             figure = "" if row["knock_limit"] == 0 else f"  ({_figure(row)})"
             lines.append(f"  limit {limit:<13} {row['advice']}{worst}{figure}")
     return "\n".join(lines)

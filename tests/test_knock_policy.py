@@ -246,7 +246,7 @@ def test_policy_names_opponents_and_basis(study):
     assert shown.exit_code == 0, shown.output
     text = shown.output
     assert str(root / "runs" / "knock") in text and "measured by: oklasim run" in text and "seed 21" in text
-    assert "against the panel mix: (greedy, threshold:gin_only, expert)" in text
+    assert "against the panel mix (greedy, threshold:gin_only, expert), each of them equally likely" in text
     assert "against greedy only" in text and "exploitability" in text and "QUICK" not in text
     assert "limit A (gin only)" in text and "on fresh deals" in text
 
@@ -307,3 +307,37 @@ def test_policy_presets_are_the_shipped_answers(preset, answer, bonus):
     table = pl.read_csv(knock_policy.SHIPPED).filter((pl.col("answer") == answer) & (pl.col("undercut_bonus") == bonus))
     rules = {row["knock_limit"]: (row["threshold"], row["gin_after_draws"]) for row in table.iter_rows(named=True)}
     assert resolve(policy_spec(rules)).values == resolve(f"policy:{preset}").values
+
+
+def test_a_changed_option_redoes_only_the_parts_it_touches(tmp_path, monkeypatch):
+    text = SPEC.replace('opponents = ["greedy", "threshold:gin_only", "expert"]', 'opponents = ["greedy"]')
+    spec = tmp_path / "small.toml"
+    spec.write_text(text.replace("hands = 300", "hands = 120").replace("equilibrium_rounds = 3", "equilibrium_rounds = 1"))
+    run_experiment(spec, workers=1, runs_root=tmp_path / "runs", reports_root=tmp_path / "reports")
+    run_dir = tmp_path / "runs" / "small"
+    before = {name: (run_dir / file).read_bytes() for name, file in knock_thresholds.FILES.items()}
+    old_keys = json.loads((run_dir / knock_thresholds.STAGES_FILE).read_text())
+    spec.write_text(text.replace("hands = 300", "hands = 120").replace("equilibrium_rounds = 3", "equilibrium_rounds = 2"))
+    monkeypatch.setattr(knock_thresholds, "play_pairings", lambda *a, **k: pytest.fail("replayed the panel"))
+    run_experiment(spec, workers=1, runs_root=tmp_path / "runs", reports_root=tmp_path / "reports")
+    for name in ("selection", "panel", "answers"):
+        assert (run_dir / knock_thresholds.FILES[name]).read_bytes() == before[name], name
+    keys = json.loads((run_dir / knock_thresholds.STAGES_FILE).read_text())
+    assert keys == knock_thresholds.stage_keys(load(spec))
+    changed = {name for name in keys if keys[name] != old_keys[name]}
+    assert changed == {"equilibrium", "games", "bands"}
+    assert pl.read_csv(run_dir / knock_thresholds.POLICY_FILE).height > 0
+
+
+@pytest.mark.parametrize("options, message", [
+    ("opponents = []", "at least one opponent"),
+    ("thresholds = [0, 5]", "asap cell"),
+    ("confirm_seed = 3", "fresh deals"),
+    ("equilibrium_rounds = 0", "at least 1 round"),
+    ("opponent = 'greedy'", "unknown option"),
+])
+def test_bad_study_options_are_refused(tmp_path, options, message):
+    spec = tmp_path / "bad.toml"
+    spec.write_text(f'[study]\nkind = "knock_thresholds"\nseed = 3\nhands = 10\n[options]\n{options}\n')
+    with pytest.raises(ValueError, match=message):
+        load(spec)

@@ -76,7 +76,6 @@ class LimitSolution:
 class Solution:
     columns: list[dict[int, tuple[int, int]]]  # the opponent policies played, rule per limit
     weights: dict[int, np.ndarray]  # per limit, the weight of each column
-    limits: list[int]
     by_limit: dict[int, LimitSolution] = field(default_factory=dict)
     rounds: int = 0
 
@@ -90,8 +89,6 @@ def solve(grid: list[tuple[int, int]], rules: Rules, hands: int, seed: int, work
     """Double oracle over ``grid`` (which must hold ASAP) on ``hands`` deals of ``seed``."""
     columns: list[dict[int, tuple[int, int]]] = [{}]  # start: everyone knocks at once
     column_nets: list[np.ndarray] = []  # per column, nets[rule, deal] of every grid rule against it
-    limits_of_deal = None
-    solution = None
     for round_number in range(1, rounds + 1):
         nets, limits_of_deal = play_pairings(
             [Pairing(rules, f"threshold(threshold={t}, gin_after_draws={g})", policy_spec(columns[-1])) for t, g in grid],
@@ -99,12 +96,11 @@ def solve(grid: list[tuple[int, int]], rules: Rules, hands: int, seed: int, work
         column_nets.append(nets)
         solution = _solve_restricted(grid, columns, column_nets, limits_of_deal)
         solution.rounds = round_number
-        next_column = {}
-        for limit, found in solution.by_limit.items():
-            played = {_column_rules(c, limit) for c in columns}
-            if found.exploitability.mean > tolerance and canonical(found.best_response, limit) not in played:
-                next_column[limit] = found.best_response
-        if not next_column or round_number == rounds:
+        # Another policy is worth playing only where a rule not yet played gains against the mix.
+        improvable = [limit for limit, found in solution.by_limit.items()
+                      if found.exploitability.mean > tolerance
+                      and canonical(found.best_response, limit) not in {_column_rules(c, limit) for c in columns}]
+        if not improvable or round_number == rounds:
             break
         columns.append({limit: solution.by_limit[limit].best_response for limit in solution.by_limit})
     return solution
@@ -113,7 +109,7 @@ def solve(grid: list[tuple[int, int]], rules: Rules, hands: int, seed: int, work
 def _solve_restricted(grid, columns, column_nets, limits_of_deal) -> Solution:
     index_of = {rule: i for i, rule in enumerate(grid)}
     limits = sorted(int(x) for x in np.unique(limits_of_deal))
-    solution = Solution(list(columns), {}, limits)
+    solution = Solution(list(columns), {})
     for limit in limits:
         deals = limits_of_deal == limit
         # row: the column's own rule at this limit; entry: its payoff against the other column

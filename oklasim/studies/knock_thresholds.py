@@ -93,6 +93,8 @@ def check(experiment: Experiment) -> None:
         raise ValueError(f"{experiment.source}: knock_thresholds is a two-player study")
     if not opts["opponents"]:
         raise ValueError(f"{experiment.source}: the panel needs at least one opponent")
+    if min(opts["equilibrium_rounds"], opts["quick_equilibrium_rounds"]) < 1:
+        raise ValueError(f"{experiment.source}: the equilibrium needs at least 1 round")
     if opts["confirm_seed"] == experiment.seed:
         raise ValueError(f"{experiment.source}: confirm_seed must differ from seed (fresh deals)")
 
@@ -110,44 +112,70 @@ def short(rule: tuple[int, int], limit: int) -> str:
     return knock if gin_after >= NEVER else f"{knock} to draw {gin_after}"
 
 
-def _fingerprint(experiment: Experiment) -> str:
-    data = asdict(experiment) | {"options": options(experiment)}
-    data.pop("source")
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+GRID_OPTIONS = ("thresholds", "gin_after_draws", "quick_thresholds", "quick_gin_after_draws", "undercut_bonuses")
+EQUILIBRIUM_OPTIONS = ("confirm_seed", "equilibrium_rounds", "quick_equilibrium_rounds", "equilibrium_tolerance")
+STAGE_OPTIONS = {  # what each stored part depends on besides the deals and rules: a change redoes only what it touches
+    "selection": ("opponents", *GRID_OPTIONS),
+    "panel": ("opponents", *GRID_OPTIONS),
+    "answers": ("opponents", *GRID_OPTIONS, "confirm_seed"),
+    "equilibrium": GRID_OPTIONS + EQUILIBRIUM_OPTIONS,
+    "games": tuple(DEFAULTS),
+    "bands": tuple(DEFAULTS),
+}
+STAGES_FILE = "stages.json"
+
+
+def stage_keys(experiment: Experiment) -> dict[str, str]:
+    """Per stored part, a digest of everything its results depend on."""
+    opts = options(experiment)
+    common = {k: v for k, v in asdict(experiment).items() if k in ("mode", "count", "seed", "rules", "quick")}
+    keys = {}
+    for name, used in STAGE_OPTIONS.items():
+        data = common | {key: opts[key] for key in used}
+        keys[name] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    return keys
 
 
 class _Stages:
-    """Finished parts of a run on disk: a part is reused only when the study's fingerprint is unchanged."""
+    """Finished parts of a run on disk: a part is reused only while everything it depends on is unchanged."""
 
-    def __init__(self, run_dir: Path, fingerprint: str):
-        self.run_dir = run_dir
-        marker = run_dir / "fingerprint.txt"
-        if not marker.is_file() or marker.read_text() != fingerprint:
-            for name in [*FILES.values(), POLICY_FILE]:
-                (run_dir / name).unlink(missing_ok=True)
-            atomic_write_bytes(marker, fingerprint.encode())
+    def __init__(self, run_dir: Path, keys: dict[str, str]):
+        self.run_dir, self.keys = run_dir, keys
+        record = run_dir / STAGES_FILE
+        self.done = json.loads(record.read_text()) if record.is_file() else {}
+        for name, key in keys.items():
+            if self.done.get(name) != key:
+                (run_dir / FILES[name]).unlink(missing_ok=True)
+                self.done.pop(name, None)
+        (run_dir / POLICY_FILE).unlink(missing_ok=True)  # rewritten from the parts at the end of every run
+
+    def _finished(self, name: str) -> bool:
+        return self.done.get(name) == self.keys[name] and (self.run_dir / FILES[name]).is_file()
+
+    def _record(self, name: str, data: bytes) -> None:
+        atomic_write_bytes(self.run_dir / FILES[name], data)
+        self.done[name] = self.keys[name]
+        atomic_write_bytes(self.run_dir / STAGES_FILE, json.dumps(self.done, indent=2, sort_keys=True).encode())
 
     def frame(self, name: str, make) -> pl.DataFrame:
-        path = self.run_dir / FILES[name]
-        if not path.is_file():
+        if not self._finished(name):
             buffer = io.BytesIO()
             make().write_parquet(buffer)
-            atomic_write_bytes(path, buffer.getvalue())
-        return pl.read_parquet(path)
+            self._record(name, buffer.getvalue())
+        return pl.read_parquet(self.run_dir / FILES[name])
 
     def arrays(self, name: str, make) -> dict[str, np.ndarray]:
-        path = self.run_dir / FILES[name]
-        if not path.is_file():
+        if not self._finished(name):
             buffer = io.BytesIO()
             np.savez(buffer, **make())
-            atomic_write_bytes(path, buffer.getvalue())
-        with np.load(path) as data:
+            self._record(name, buffer.getvalue())
+        with np.load(self.run_dir / FILES[name]) as data:
             return {key: data[key] for key in data.files}
 
 
 def run(experiment: Experiment, run_dir: Path, workers) -> None:
     opts = options(experiment)
-    stages = _Stages(run_dir, _fingerprint(experiment))
+    stages = _Stages(run_dir, stage_keys(experiment))
     rules_grid = grid(opts, experiment.quick)
     base = experiment.base_rules()
     bonuses, opponents = opts["undercut_bonuses"], opts["opponents"]
@@ -416,13 +444,15 @@ def _opponent_lines(mine: pl.DataFrame, bonus: int, opponents: list[str]) -> lis
     return lines
 
 
-def _equilibrium_line(equilibrium: pl.DataFrame, bonus: int) -> str:
+def _equilibrium_line(equilibrium: pl.DataFrame, bonus: int, cap: int) -> str:
     eq = equilibrium.filter(pl.col("undercut_bonus") == bonus)
     worst = eq.sort("confirmed_hi", descending=True, maintain_order=True).row(0, named=True)
     top = eq.filter(pl.col("knock_limit") == eq["knock_limit"].max()).row(0, named=True)
-    return (f"Undercut bonus {bonus}, equilibrium of the rule game (both seats choose from the grid; {worst['rounds']} "
-            f"rounds, {worst['policies']} policies): on fresh deals no rule of the grid gains more than "
-            f"{worst['confirmed_hi']:.2f} points/hand against it at any limit (upper 95% end, at limit "
+    search = (f"the double oracle stopped after {worst['rounds']} of at most {cap} rounds"
+              + (" (no new best response)" if worst["rounds"] < cap else " (the round limit)"))
+    return (f"Undercut bonus {bonus}, equilibrium of the rule game (both seats choose from the grid; {search}): on the "
+            f"deals it was solved on no rule gains more than {eq['exploitability'].max():.2f} points/hand against it; on "
+            f"fresh deals no rule gains more than {worst['confirmed_hi']:.2f} at any limit (upper 95% end, at limit "
             f"{worst['knock_limit']}); at limit {top['knock_limit']} it plays {top['mix']}.")
 
 
@@ -445,7 +475,7 @@ def _game_lines(games: pl.DataFrame, best_bands: pl.DataFrame, bonus: int) -> li
     return lines
 
 
-def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds) -> list[str]:
+def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds, rounds) -> list[str]:
     lines = []
     if quick:
         lines.append("QUICK RUN: a small grid on few deals, for trying the study out; its answers are not advice.")
@@ -455,7 +485,7 @@ def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick:
     for bonus in bonuses:
         mine = answers.filter(pl.col("undercut_bonus") == bonus)
         lines += _mix_lines(mine, bonus) + _opponent_lines(mine, bonus, opponents)
-        lines.append(_equilibrium_line(equilibrium, bonus))
+        lines.append(_equilibrium_line(equilibrium, bonus, rounds))
         lines += _game_lines(games, best_bands, bonus)
     agree = answers.filter(pl.col("knock_limit") > 0)["agrees"]
     lines.append(f"Honest selection: gains confirmed on fresh deals agree with the gains where the rules were chosen, "
@@ -471,8 +501,9 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
         undercut_bonus=pl.lit(b)) for b in opts["undercut_bonuses"]])
     bonuses, opponents = opts["undercut_bonuses"], opts["opponents"]
     doc = Report(report_dir, experiment.title)
+    rounds = opts["quick_equilibrium_rounds" if experiment.quick else "equilibrium_rounds"]
     doc.summary = _summary(answers, equilibrium, games, best_bands, bonuses, opponents, experiment.quick,
-                           (experiment.seed, opts["confirm_seed"]))
+                           (experiment.seed, opts["confirm_seed"]), rounds)
     rules_grid = grid(opts, experiment.quick)
     doc.provenance = provenance(
         experiment, {}, size=f"{experiment.count:,} deals per rule and opponent, each in both seatings; whole games: "
