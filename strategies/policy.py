@@ -55,8 +55,7 @@ FAMILY = Family(
         Param(f"at_{limit}", ASAP, 0, ASAP, f"rule at knock limit {limit}: 100*T + G (knock <= T up to draw G)")
         for limit in LIMITS
     ),
-    presets={
-        "asap": {},
+    presets={  # the default (every at_L = 1099) is knocking at once
         "seeds_mix": {"at_2": 1005, "at_3": 99, "at_4": 99, "at_5": 99, "at_6": 1007, "at_7": 1005, "at_8": 1007,
                       "at_9": 1007, "at_10": 1007},
         "seeds_maxmin": {"at_2": 1005, "at_3": 99, "at_4": 1007, "at_5": 1003, "at_6": 1007, "at_7": 1005,
