@@ -16,7 +16,7 @@ from oklasim.experiment import load, run_experiment
 from oklasim.match import match
 from oklasim.rules import Rules
 from oklasim.stats import mean_ci
-from oklasim.studies import knock_thresholds, paired_pool
+from oklasim.studies import knock_thresholds
 from oklasim.studies.knock_answers import (
     ASAP, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, max_min)
 from oklasim.studies.knock_equilibrium import policy_spec, symmetric_equilibrium

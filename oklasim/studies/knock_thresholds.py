@@ -41,7 +41,6 @@ from ..report import Report
 from ..storage import atomic_write_bytes
 from ..stats import mean_ci
 from . import knock_equilibrium, knock_scores
-from .common import fmt
 from .knock_answers import ASAP, MAXMIN, MIX, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, \
     max_min, rule_words
 from .paired_pool import GamesPlayed, Pairing, play_games, play_pairings

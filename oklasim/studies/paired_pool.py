@@ -41,10 +41,12 @@ def _shard_nets(spec: RunSpec, shard: int, seat: int) -> tuple[np.ndarray, np.nd
 
 
 def _map(function, arguments: list[tuple], workers: int | None) -> list:
-    """``function(*args)`` for every tuple of ``arguments``, all queued on one pool at once; results in order."""
+    """``function(*args)`` for every tuple of ``arguments`` (each starting with its RunSpec), all queued on one
+    pool at once; results in order. ``workers=None``: every core."""
     if not arguments:
         return []
-    workers = workers or os.cpu_count() or 1
+    if workers is None:
+        workers = os.cpu_count() or 1
     executor, abandon, close, _ = make_executor(arguments[0][0], workers)
     results: list = [None] * len(arguments)
     try:
