@@ -84,6 +84,11 @@ def test_pairings_match_the_match_command_deal_by_deal():
     assert np.array_equal(pooled, nets)
 
 
+def test_zero_workers_are_refused():
+    with pytest.raises(ValueError, match="at least 1"):
+        play_pairings([Pairing(Rules(), "greedy", "greedy")], 50, 1, workers=0)
+
+
 def test_pairings_that_deal_differently_are_refused():
     plain = Rules().replace(oklahoma=False)
     with pytest.raises(ValueError, match="dealt different hands"):
