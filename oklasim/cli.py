@@ -265,25 +265,23 @@ def run_command(experiment, quick, workers, runs_root, reports_root, overwrite) 
 @main.command("policy")
 @rules_option
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where to look for knock_thresholds runs.")
-def policy_command(rules_spec, players, runs_root) -> None:
-    """The recommended knock policy by knock limit, from the latest knock_thresholds study (two players)."""
-    from .studies.knock_thresholds import LIMIT_NAMES, latest_policy
+@click.option("--answer", "answers", default="mix,max-min,equilibrium", show_default=True,
+              help="Comma-separated: mix, max-min, equilibrium, an opponent of the panel (e.g. greedy), or all.")
+@click.option("--quick", is_flag=True, help="Also use a --quick run (few deals: for trying the study out, not advice).")
+@click.option("--write-study", type=click.Path(dir_okay=False), help="Write a study file that measures these rules; exit.")
+def policy_command(rules_spec, players, runs_root, answers, quick, write_study) -> None:
+    """The measured knock policy by knock limit for exactly these rules (two players), and whom it is against."""
+    from .knock_policy import policy_text, study_file
 
     rules = load_rules(rules_spec, players)
-    if rules.players != 2:
-        raise ValueError("the knock policy tables are measured for two players")
     asked = click.get_current_context().get_parameter_source("runs_root") != click.core.ParameterSource.DEFAULT
     if asked and not Path(runs_root).is_dir():
         raise ValueError(f"--runs {runs_root} is not a folder")
-    table, source = latest_policy(Path(runs_root))
-    bonuses = sorted(set(table["undercut_bonus"].to_list()))
-    bonus = min(bonuses, key=lambda b: abs(b - rules.undercut_bonus))
-    click.echo(f"knock policy for undercut bonus {bonus} (rules ask {rules.undercut_bonus}), from {source}:")
-    for row in table.filter(table["undercut_bonus"] == bonus).iter_rows(named=True):
-        gain = ""
-        if row["gain_lo"] > 0:
-            gain = f"  (+{row['gain_vs_asap']:.2f} points/hand vs knocking at once, [{row['gain_lo']:.2f}, {row['gain_hi']:.2f}])"
-        click.echo(f"  limit {LIMIT_NAMES.get(row['knock_limit'], row['knock_limit']):<13} {row['advice']}{gain}")
+    if write_study:
+        Path(write_study).write_text(study_file(rules))
+        click.echo(f"wrote {write_study}; measure with: oklasim run {write_study}")
+        return
+    click.echo(policy_text(rules, rules_spec, Path(runs_root), answers.split(","), quick))
 
 
 @main.command("report")

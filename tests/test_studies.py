@@ -38,12 +38,12 @@ kind = "knock_thresholds"
 seed = 14
 hands = 400
 [options]
+opponents = ["greedy", "threshold:gin_only"]
 thresholds = [0, 3, 10]
 gin_after_draws = [99, 5]
 undercut_bonuses = [10, 25]
-quick_games = 10
+equilibrium_rounds = 2
 games = 30
-presets = ["threshold:asap", "threshold:gin_only"]
 """,
     "dealt_hands": """
 [study]
@@ -308,28 +308,6 @@ def test_shipped_experiment_files_load():
         experiment = load(root / f"{name}.toml", quick=True)
         assert experiment.kind == name and experiment.count >= 1
     assert Rules().knock_limit("As") == 0
-
-
-def test_knock_policy_from_the_study(studies):
-    from click.testing import CliRunner
-
-    from oklasim.cli import main
-    from oklasim.studies.knock_thresholds import latest_policy, NEVER
-
-    _, run_dir, _ = studies["knock_thresholds"]
-    policy, source = latest_policy(run_dir.parent)
-    assert source == str(run_dir)
-    assert sorted(set(policy["undercut_bonus"].to_list())) == [10, 25]
-    gin_only = policy.filter(pl.col("knock_limit") == 0)
-    assert (gin_only["advice"] == "only gin is allowed: hold for gin").all()
-    # Knocking at once stays the advice unless another rule is significantly better on the same deals.
-    for row in policy.iter_rows(named=True):
-        if row["advice"] != "knock as soon as you can" and row["knock_limit"] > 0:
-            assert row["gain_lo"] > 0
-        else:
-            assert row["gin_after_draws"] == NEVER or row["knock_limit"] == 0
-    shown = CliRunner().invoke(main, ["policy", "--runs", str(run_dir.parent), "--rules", "north_american"])
-    assert shown.exit_code == 0 and "undercut bonus 25" in shown.output and "limit A (gin only)" in shown.output
 
 
 def test_upcard_effects_compares_player_counts(studies):

@@ -1,25 +1,33 @@
-"""Study: when to knock, by knock limit and by how far the hand has gone.
+"""Study: when to knock, by knock limit, against a panel of opponents, with an equilibrium and whole games.
 
-Every cell of a grid of knock rules (``threshold`` strategy: knock with
-deadwood <= T, and only gin after the player's G-th draw) plays the same
-deals against a fixed opponent, each deal in both seatings. Two comparisons
-come out of it:
+Every rule of a grid (``threshold`` strategy: knock with deadwood <= T, and
+only gin after the player's G-th draw) plays the same deals against every
+opponent of a panel, each deal in both seatings. Per undercut bonus and
+knock limit the study reports
 
-* points per hand against the opponent (paired seatings), by knock limit;
-* the gain over knocking as soon as legal (the ``asap`` cell), measured on
-  the very same deals (common random numbers): hands where both rules act
-  alike cancel exactly, so small differences show.
+* the best rule against each opponent, against the panel's mix (each
+  opponent equally likely) and the max-min rule (best worst case), each with
+  its tied set (``knock_answers``): the advice is worded over the tied set;
+* honest figures: rules are chosen on the deals of ``seed`` and their gain
+  over knocking at once is measured again on fresh deals (``confirm_seed``);
+  both are reported, and whether they agree;
+* an equilibrium of the rule game itself, both seats choosing from the grid
+  (``knock_equilibrium``), and its exploitability on fresh deals;
+* the answers played as whole games to the target score (``policy``
+  strategy) against each opponent: game win rates, and points per hand by
+  score band before the hand (``knock_scores``).
 
-The best cell per knock limit is the policy (``oklasim policy`` prints it).
-The grid runs under each undercut bonus listed, to show what the bonus
-changes. Options: ``opponent``, ``thresholds``, ``gin_after_draws``,
-``undercut_bonuses``, ``games`` / ``quick_games`` (game win rates of the
-named presets).
+Options: ``opponents``, ``thresholds``, ``gin_after_draws`` (and their
+``quick_`` versions), ``undercut_bonuses``, ``confirm_seed`` (default seed + 1),
+``equilibrium_rounds`` / ``quick_equilibrium_rounds``, ``equilibrium_tolerance``,
+``games`` / ``quick_games`` (whole games per policy, opponent and seating),
+``score_bands`` (band edges).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from dataclasses import asdict
 from pathlib import Path
@@ -28,285 +36,508 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ..batch import RunSpec, run as run_batch
 from ..experiment import Experiment, provenance
-from ..match import match
 from ..report import Report
-from ..stats import Z95
-from .common import fmt
+from ..storage import atomic_write_bytes
+from ..stats import mean_ci
+from . import knock_equilibrium, knock_scores
+from .knock_answers import ASAP, MAXMIN, MIX, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, \
+    max_min, rule_words
+from .paired_pool import GamesPlayed, Pairing, play_games, play_pairings
 
-NEVER = 99
 DEFAULTS = {
-    "opponent": "greedy",
+    "opponents": ["greedy", "defensive", "threshold:gin_only", "threshold:early_then_gin", "expert"],
     "thresholds": list(range(11)),
     "gin_after_draws": [NEVER, 3, 5, 7, 9],
+    "quick_thresholds": [0, 3, 5, 10],
+    "quick_gin_after_draws": [NEVER, 3, 7],
     "undercut_bonuses": [10, 25],
-    "games": 20_000,
-    "quick_games": 400,
-    "presets": ["threshold:asap", "threshold:gin_only", "threshold:early_then_gin", "threshold:knock_le_5",
-                "threshold:knock_le_3", "threshold:limit_minus_2"],
+    "confirm_seed": None,
+    "equilibrium_rounds": 6,
+    "quick_equilibrium_rounds": 2,
+    "equilibrium_tolerance": 0.02,
+    "games": 4000,
+    "quick_games": 100,
+    "score_bands": [50, 80],
 }
-GRID_FILE = "grid.parquet"
-GAMES_FILE = "games.csv"
 LIMIT_NAMES = {0: "A (gin only)"}
+FILES = {"selection": "selection.npz", "panel": "panel.parquet", "answers": "answers.parquet",
+         "equilibrium": "equilibrium.parquet", "games": "games.parquet", "bands": "bands.parquet"}
+POLICY_FILE = "policy.csv"  # the answers and the equilibrium together, as `oklasim policy` reads them
 
 
 def options(experiment: Experiment) -> dict:
     unknown = set(experiment.options) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"{experiment.source}: unknown option(s) {', '.join(sorted(unknown))}")
-    return DEFAULTS | experiment.options
+    opts = DEFAULTS | experiment.options
+    if opts["confirm_seed"] is None:
+        opts["confirm_seed"] = experiment.seed + 1
+    return opts
+
+
+def grid(opts: dict, quick: bool) -> list[tuple[int, int]]:
+    prefix = "quick_" if quick else ""
+    return [(t, g) for t in opts[f"{prefix}thresholds"] for g in opts[f"{prefix}gin_after_draws"]]
 
 
 def check(experiment: Experiment) -> None:
     opts = options(experiment)
     if experiment.mode != "hands":
         raise ValueError(f"{experiment.source}: knock_thresholds measures hands: use hands = N")
-    if 10 not in opts["thresholds"] or NEVER not in opts["gin_after_draws"]:
-        raise ValueError(f"{experiment.source}: the grid must hold the asap cell (threshold 10, gin_after_draws 99)")
+    for quick in (False, True):
+        if ASAP not in grid(opts, quick):
+            raise ValueError(f"{experiment.source}: the grid must hold the asap cell (threshold 10, gin_after_draws 99)")
     if experiment.base_rules().players != 2:
         raise ValueError(f"{experiment.source}: knock_thresholds is a two-player study")
+    if not opts["opponents"]:
+        raise ValueError(f"{experiment.source}: the panel needs at least one opponent")
+    if min(opts["equilibrium_rounds"], opts["quick_equilibrium_rounds"]) < 1:
+        raise ValueError(f"{experiment.source}: the equilibrium needs at least 1 round")
+    if opts["confirm_seed"] == experiment.seed:
+        raise ValueError(f"{experiment.source}: confirm_seed must differ from seed (fresh deals)")
 
 
 def cell_strategy(threshold: int, gin_after: int) -> str:
     return f"threshold(threshold={threshold}, gin_after_draws={gin_after})"
 
 
-def _paired_nets(strategy: str, opponent: str, rules, experiment: Experiment, workers) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal: the strategy's net points averaged over both seatings, and the deal's knock limit."""
-    nets, limits = [], None
-    for seat, seats in enumerate(([strategy, opponent], [opponent, strategy])):
-        spec = RunSpec.create(rules, seats, hands=experiment.count, seed=experiment.seed)
-        hands = run_batch(spec, None, workers=workers, progress=False).hands
-        mine, theirs = (hands["points_0"], hands["points_1"]) if seat == 0 else (hands["points_1"], hands["points_0"])
-        nets.append((mine - theirs).to_numpy().astype(np.float64))
-        limits = hands["knock_limit"].to_numpy()
-    return (nets[0] + nets[1]) / 2, limits
+def short(rule: tuple[int, int], limit: int) -> str:
+    """A rule in a few characters: 'gin only', '<=5 to draw 7', 'any'."""
+    threshold, gin_after = canonical(rule, limit)
+    if threshold == 0 or limit == 0:
+        return "gin only"
+    knock = "any" if threshold >= limit else f"<={threshold}"
+    return knock if gin_after >= NEVER else f"{knock} to draw {gin_after}"
 
 
-def _aggregate(values: np.ndarray, limits: np.ndarray, prefix: str) -> pl.DataFrame:
-    frame = pl.DataFrame({"knock_limit": limits.astype(np.int64), "v": values})
-    both = pl.concat([frame, frame.with_columns(pl.lit(-1, dtype=pl.Int64).alias("knock_limit"))])  # -1: all limits
-    return both.group_by("knock_limit").agg(
-        pl.len().alias("n"), pl.col("v").mean().alias(f"{prefix}"), pl.col("v").std().alias(f"{prefix}_sd")
-    )
+GRID_OPTIONS = ("thresholds", "gin_after_draws", "quick_thresholds", "quick_gin_after_draws", "undercut_bonuses")
+EQUILIBRIUM_OPTIONS = ("confirm_seed", "equilibrium_rounds", "quick_equilibrium_rounds", "equilibrium_tolerance")
+STAGE_OPTIONS = {  # what each stored part depends on besides the deals and rules: a change redoes only what it touches
+    "selection": ("opponents", *GRID_OPTIONS),
+    "panel": ("opponents", *GRID_OPTIONS),
+    "answers": ("opponents", *GRID_OPTIONS, "confirm_seed"),
+    "equilibrium": GRID_OPTIONS + EQUILIBRIUM_OPTIONS,
+    "games": tuple(DEFAULTS),
+    "bands": tuple(DEFAULTS),
+}
+STAGES_FILE = "stages.json"
 
 
-def _fingerprint(experiment: Experiment) -> str:
-    data = asdict(experiment) | {"options": options(experiment)}
-    data.pop("source")
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+def stage_keys(experiment: Experiment) -> dict[str, str]:
+    """Per stored part, a digest of everything its results depend on."""
+    opts = options(experiment)
+    common = {k: v for k, v in asdict(experiment).items() if k in ("mode", "count", "seed", "rules", "quick")}
+    keys = {}
+    for name, used in STAGE_OPTIONS.items():
+        data = common | {key: opts[key] for key in used}
+        keys[name] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    return keys
+
+
+class _Stages:
+    """Finished parts of a run on disk: a part is reused only while everything it depends on is unchanged."""
+
+    def __init__(self, run_dir: Path, keys: dict[str, str]):
+        self.run_dir, self.keys = run_dir, keys
+        record = run_dir / STAGES_FILE
+        self.done = json.loads(record.read_text()) if record.is_file() else {}
+        for name, key in keys.items():
+            if self.done.get(name) != key:
+                (run_dir / FILES[name]).unlink(missing_ok=True)
+                self.done.pop(name, None)
+        (run_dir / POLICY_FILE).unlink(missing_ok=True)  # rewritten from the parts at the end of every run
+
+    def _finished(self, name: str) -> bool:
+        return self.done.get(name) == self.keys[name] and (self.run_dir / FILES[name]).is_file()
+
+    def _record(self, name: str, data: bytes) -> None:
+        atomic_write_bytes(self.run_dir / FILES[name], data)
+        self.done[name] = self.keys[name]
+        atomic_write_bytes(self.run_dir / STAGES_FILE, json.dumps(self.done, indent=2, sort_keys=True).encode())
+
+    def frame(self, name: str, make) -> pl.DataFrame:
+        if not self._finished(name):
+            buffer = io.BytesIO()
+            make().write_parquet(buffer)
+            self._record(name, buffer.getvalue())
+        return pl.read_parquet(self.run_dir / FILES[name])
+
+    def arrays(self, name: str, make) -> dict[str, np.ndarray]:
+        if not self._finished(name):
+            buffer = io.BytesIO()
+            np.savez(buffer, **make())
+            self._record(name, buffer.getvalue())
+        with np.load(self.run_dir / FILES[name]) as data:
+            return {key: data[key] for key in data.files}
 
 
 def run(experiment: Experiment, run_dir: Path, workers) -> None:
     opts = options(experiment)
-    fingerprint = _fingerprint(experiment)
-    marker = run_dir / "fingerprint.txt"
-    if marker.is_file() and marker.read_text() == fingerprint and (run_dir / GRID_FILE).is_file():
-        return  # the same grid was measured already
+    stages = _Stages(run_dir, stage_keys(experiment))
+    rules_grid = grid(opts, experiment.quick)
     base = experiment.base_rules()
-    parts = []
-    for bonus in opts["undercut_bonuses"]:
-        rules = base.replace(undercut_bonus=bonus)
-        baseline, limits = _paired_nets(cell_strategy(10, NEVER), opts["opponent"], rules, experiment, workers)
-        for threshold in opts["thresholds"]:
-            for gin_after in opts["gin_after_draws"]:
-                if (threshold, gin_after) == (10, NEVER):
-                    nets = baseline
-                else:
-                    nets, _ = _paired_nets(cell_strategy(threshold, gin_after), opts["opponent"], rules, experiment, workers)
-                cell = _aggregate(nets, limits, "points").join(
-                    _aggregate(nets - baseline, limits, "gain").drop("n"), on="knock_limit"
-                )
-                parts.append(cell.with_columns(
-                    undercut_bonus=pl.lit(bonus), threshold=pl.lit(threshold), gin_after_draws=pl.lit(gin_after)
-                ))
-    grid = pl.concat(parts).sort("undercut_bonus", "knock_limit", "threshold", "gin_after_draws")
-    grid = _with_intervals(grid)
-    grid.write_parquet(run_dir / GRID_FILE)
-    games = []
-    count = opts["quick_games"] if experiment.quick else opts["games"]
-    for bonus in opts["undercut_bonuses"]:
-        rules = base.replace(undercut_bonus=bonus)
-        for preset in opts["presets"]:
-            result = match(preset, opts["opponent"], rules, games=count, seed=experiment.seed, workers=workers)
-            won = result.a.games_won
-            games.append({"undercut_bonus": bonus, "strategy": preset, "games": 2 * count, "win_rate": won.mean,
-                          "win_rate_lo": won.low, "win_rate_hi": won.high,
-                          "points_per_hand_diff": result.diff_points_per_hand.mean,
-                          "diff_lo": result.diff_points_per_hand.low, "diff_hi": result.diff_points_per_hand.high})
-    pl.DataFrame(games).write_csv(run_dir / GAMES_FILE)
-    marker.write_text(fingerprint)
+    bonuses, opponents = opts["undercut_bonuses"], opts["opponents"]
+    rules_of = {bonus: base.replace(undercut_bonus=bonus) for bonus in bonuses}
+
+    def select() -> dict[str, np.ndarray]:
+        pairings = [Pairing(rules_of[b], cell_strategy(*rule), o)
+                    for b in bonuses for o in opponents for rule in rules_grid]
+        nets, limits = play_pairings(pairings, experiment.count, experiment.seed, workers)
+        return {"nets": nets.reshape(len(bonuses), len(opponents), len(rules_grid), -1).astype(np.float32),
+                "limits": limits}
+
+    selection = stages.arrays("selection", select)
+    nets, limits = selection["nets"].astype(np.float64), selection["limits"]
+    stages.frame("panel", lambda: _panel_table(nets, limits, rules_grid, bonuses, opponents))
+    answers = stages.frame("answers", lambda: _answers(nets, limits, rules_grid, rules_of, opponents, experiment,
+                                                       opts, workers))
+    equilibrium = stages.frame("equilibrium", lambda: _equilibria(rules_grid, rules_of, experiment, opts, workers))
+    policies = _policies(answers, equilibrium)
+    played = {}  # whole games are played once for both of their tables
+
+    def games(part: int) -> pl.DataFrame:
+        if not played:
+            played["tables"] = _games(policies, rules_of, opponents, experiment, opts, workers)
+        return played["tables"][part]
+
+    stages.frame("games", lambda: games(0))
+    stages.frame("bands", lambda: games(1))
+    policy_rows = pl.concat([answers, _equilibrium_answers(equilibrium)], how="diagonal_relaxed").with_columns(
+        command=pl.lit(provenance(experiment, {})["reproduce"]), quick=pl.lit(experiment.quick))
+    atomic_write_bytes(run_dir / POLICY_FILE, _csv(policy_rows.sort("undercut_bonus", "knock_limit", "answer")))
 
 
-def _with_intervals(grid: pl.DataFrame) -> pl.DataFrame:
-    half = lambda name: Z95 * pl.col(f"{name}_sd").fill_null(0) / pl.col("n").cast(pl.Float64).sqrt()  # noqa: E731
-    return grid.with_columns(
-        points_lo=pl.col("points") - half("points"), points_hi=pl.col("points") + half("points"),
-        gain_lo=pl.col("gain") - half("gain"), gain_hi=pl.col("gain") + half("gain"),
-    ).drop("points_sd", "gain_sd")
+def _csv(frame: pl.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.write_csv(buffer)
+    return buffer.getvalue()
 
 
-def advice(threshold: int, gin_after: int, limit: int) -> str:
-    """The policy of a cell in words."""
-    if limit == 0:
-        return "only gin is allowed: hold for gin"
-    if threshold == 0:
-        return "hold for gin"
-    knock = "knock as soon as you can" if threshold >= limit else f"knock with {threshold} or less"
-    if gin_after >= NEVER:
-        return knock
-    return f"{knock} up to your {_ordinal(gin_after)} draw; after that hold for gin"
+# -- single hands: the panel and its answers -------------------------------------------------------------
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def policy_table(grid: pl.DataFrame) -> pl.DataFrame:
-    """The recommended cell per undercut bonus and knock limit.
-
-    Knocking at once is the default; another rule replaces it only when its
-    gain on the same deals is significant (95% interval above 0), and then
-    the one with the largest gain. The best of many noisy cells would
-    otherwise chase noise.
-    """
+def _panel_table(nets, limits, rules_grid, bonuses, opponents) -> pl.DataFrame:
+    """Every distinct rule per limit against each opponent and the mix: points and gain over knocking at once."""
+    asap = rules_grid.index(ASAP)
     rows = []
-    for (bonus, limit), cells in grid.filter(pl.col("knock_limit") >= 0).group_by(
-        ["undercut_bonus", "knock_limit"], maintain_order=True
-    ):
-        significant = cells.filter(pl.col("gain_lo") > 0)
-        if significant.height:
-            # Thresholds at or above the limit all mean "any legal knock": keep the plainest spelling.
-            best = significant.sort(["gain", "gin_after_draws", "threshold"], descending=True).row(0, named=True)
-        else:
-            best = cells.filter((pl.col("threshold") == 10) & (pl.col("gin_after_draws") == NEVER)).row(0, named=True)
-        threshold = min(best["threshold"], limit)
-        rows.append({
-            "undercut_bonus": bonus, "knock_limit": limit, "threshold": threshold,
-            "gin_after_draws": best["gin_after_draws"], "gain_vs_asap": best["gain"], "gain_lo": best["gain_lo"],
-            "gain_hi": best["gain_hi"], "points_per_hand": best["points"], "points_lo": best["points_lo"],
-            "points_hi": best["points_hi"], "hands": best["n"],
-            "advice": advice(threshold, best["gin_after_draws"], limit),
-        })
-    return pl.DataFrame(rows).sort("undercut_bonus", "knock_limit")
+    for b, bonus in enumerate(bonuses):
+        views = {name: nets[b, o] for o, name in enumerate(opponents)} | {MIX: nets[b].mean(axis=0)}
+        for limit in sorted(int(x) for x in np.unique(limits)):
+            deals = limits == limit
+            for index in distinct_rules(rules_grid, limit):
+                for against, values in views.items():
+                    points = mean_ci(values[index, deals])
+                    gain = mean_ci(values[index, deals] - values[asap, deals])
+                    t, g = canonical(rules_grid[index], limit)
+                    rows.append({"undercut_bonus": bonus, "against": against, "knock_limit": limit, "threshold": t,
+                                 "gin_after_draws": g, "n": points.n, "points": points.mean, "points_lo": points.low,
+                                 "points_hi": points.high, "gain": gain.mean, "gain_lo": gain.low, "gain_hi": gain.high})
+    return pl.DataFrame(rows)
 
 
-def _heatmap(grid: pl.DataFrame, bonuses: list[int], column: str, title: str):
+def _choices(values: np.ndarray, names: list[str], rules_grid, limit: int):
+    """(answer, choice) per opponent, for the mix and max-min, on ``values[opponent, rule, deal]`` at one limit."""
+    candidates = distinct_rules(rules_grid, limit)
+    asap = rules_grid.index(ASAP)
+    out = [(name, best_against(values[o], candidates, asap, name)) for o, name in enumerate(names)]
+    out.append((MIX, best_against(values.mean(axis=0), candidates, asap, f"panel mix ({', '.join(names)})")))
+    out.append((MAXMIN, max_min(values, names, candidates, asap)))
+    return out
+
+
+def _answers(nets, limits, rules_grid, rules_of, opponents, experiment, opts, workers) -> pl.DataFrame:
+    """Choose on the selection deals, then replay the chosen rules and knocking at once on fresh deals."""
+    bonuses = list(rules_of)
+    limit_values = sorted(int(x) for x in np.unique(limits))
+    chosen = {(b, limit): _choices(nets[b][:, :, limits == limit], opponents, rules_grid, limit)
+              for b in range(len(bonuses)) for limit in limit_values}
+    replay = sorted({rules_grid.index(ASAP)} | {c.best for found in chosen.values() for _, c in found})
+    pairings = [Pairing(rules_of[bonus], cell_strategy(*rules_grid[i]), o)
+                for bonus in bonuses for o in opponents for i in replay]
+    fresh, fresh_limits = play_pairings(pairings, experiment.count, opts["confirm_seed"], workers)
+    fresh = fresh.reshape(len(bonuses), len(opponents), len(replay), -1)
+    asap = replay.index(rules_grid.index(ASAP))
+    rows = []
+    for (b, limit), found in chosen.items():
+        deals = fresh_limits == limit
+        for answer, choice in found:
+            if answer == MIX:
+                values = fresh[b][:, :, deals].mean(axis=0)
+            else:
+                values = fresh[b, opponents.index(choice.against if answer == MAXMIN else answer)][:, deals]
+            confirmed = mean_ci(values[replay.index(choice.best)] - values[asap])
+            tied = [rules_grid[i] for i in choice.tied]
+            best = canonical(rules_grid[choice.best], limit)
+            rows.append({
+                "undercut_bonus": bonuses[b], "knock_limit": limit, "answer": answer, "against": choice.against,
+                "threshold": best[0], "gin_after_draws": best[1],
+                "advice": advice_over([rules_grid[choice.best], *tied], limit),
+                "tied": len(set(canonical(r, limit) for r in tied)),
+                "tied_rules": "; ".join(dict.fromkeys(short(r, limit) for r in [rules_grid[choice.best], *tied])),
+                "points": choice.points.mean, "points_lo": choice.points.low, "points_hi": choice.points.high,
+                "gain": choice.gain.mean, "gain_lo": choice.gain.low, "gain_hi": choice.gain.high,
+                "confirmed_gain": confirmed.mean, "confirmed_lo": confirmed.low, "confirmed_hi": confirmed.high,
+                "agrees": agrees(choice.gain, confirmed), "deals": choice.points.n, "confirm_deals": confirmed.n,
+                "seed": experiment.seed, "confirm_seed": opts["confirm_seed"],
+                "rules": json.dumps(rules_of[bonuses[b]].to_dict(), sort_keys=True),
+            })
+    return pl.DataFrame(rows).sort("undercut_bonus", "knock_limit", "answer")
+
+
+# -- the equilibrium -------------------------------------------------------------------------------------
+
+
+def _equilibria(rules_grid, rules_of, experiment, opts, workers) -> pl.DataFrame:
+    rounds = opts["quick_equilibrium_rounds" if experiment.quick else "equilibrium_rounds"]
+    rows = []
+    for bonus, rules in rules_of.items():
+        solution = knock_equilibrium.solve(rules_grid, rules, experiment.count, experiment.seed, workers, rounds,
+                                           opts["equilibrium_tolerance"])
+        knock_equilibrium.confirm(solution, rules_grid, rules, experiment.count, opts["confirm_seed"], workers)
+        for limit, found in sorted(solution.by_limit.items()):
+            mix = sorted(((w, rule) for rule, w in found.mix.items() if w >= 0.005), reverse=True)
+            main = mix[0][1]
+            rows.append({
+                "undercut_bonus": bonus, "knock_limit": limit, "threshold": main[0], "gin_after_draws": main[1],
+                "mix": "; ".join(f"{short(rule, limit)} {w:.0%}" for w, rule in mix),
+                "advice": rule_words(main, limit) if len(mix) == 1 else
+                f"mostly: {rule_words(main, limit)} (a mix: {'; '.join(short(r, limit) for _, r in mix)})",
+                "best_response": short(found.best_response, limit),
+                "confirmed_response": short(found.confirmed_response, limit),
+                "exploitability": found.exploitability.mean, "exploitability_lo": found.exploitability.low,
+                "exploitability_hi": found.exploitability.high, "confirmed_exploitability": found.confirmed.mean,
+                "confirmed_lo": found.confirmed.low, "confirmed_hi": found.confirmed.high,
+                "deals": found.exploitability.n, "rounds": solution.rounds, "policies": len(solution.columns),
+                "seed": experiment.seed, "confirm_seed": opts["confirm_seed"],
+                "rules": json.dumps(rules.to_dict(), sort_keys=True),
+            })
+    return pl.DataFrame(rows)
+
+
+def _equilibrium_answers(equilibrium: pl.DataFrame) -> pl.DataFrame:
+    """The equilibrium rows in the answers' shape: its figure is the exploitability, against the family."""
+    return equilibrium.select(
+        "undercut_bonus", "knock_limit", pl.lit("equilibrium").alias("answer"),
+        pl.lit("any rule of the family (exploitability)").alias("against"), "threshold", "gin_after_draws", "advice",
+        pl.col("mix").alias("tied_rules"), pl.col("exploitability").alias("gain"),
+        pl.col("exploitability_lo").alias("gain_lo"), pl.col("exploitability_hi").alias("gain_hi"),
+        pl.col("confirmed_exploitability").alias("confirmed_gain"), "confirmed_lo", "confirmed_hi", "deals", "seed",
+        "confirm_seed", "rules")
+
+
+# -- whole games -----------------------------------------------------------------------------------------
+
+
+def _policies(answers: pl.DataFrame, equilibrium: pl.DataFrame) -> dict[int, dict[str, str]]:
+    """Per undercut bonus the policies played in whole games: {label: policy strategy spec}."""
+    out = {}
+    for bonus in answers["undercut_bonus"].unique().sort().to_list():
+        def rules_of(frame):
+            return {row["knock_limit"]: (row["threshold"], row["gin_after_draws"])
+                    for row in frame.filter(pl.col("undercut_bonus") == bonus).iter_rows(named=True)}
+        out[bonus] = {
+            "knock at once": "policy",
+            "max-min answer": knock_equilibrium.policy_spec(rules_of(answers.filter(pl.col("answer") == MAXMIN))),
+            "panel-mix answer": knock_equilibrium.policy_spec(rules_of(answers.filter(pl.col("answer") == MIX))),
+            "equilibrium (main rule)": knock_equilibrium.policy_spec(rules_of(equilibrium)),
+        }
+    return out
+
+
+def _games(policies, rules_of, opponents, experiment, opts, workers) -> tuple[pl.DataFrame, pl.DataFrame]:
+    count = opts["quick_games" if experiment.quick else "games"]
+    keys = [(bonus, label, spec, o)
+            for bonus, named in policies.items() for label, spec in named.items() for o in opponents]
+    pairings = [Pairing(rules_of[bonus], spec, o) for bonus, _, spec, o in keys]
+    played = play_games(pairings, count, experiment.seed, workers)
+    games, bands = [], []
+    for (bonus, label, spec, opponent), result in zip(keys, played):
+        games.append({"undercut_bonus": bonus, "strategy": label, "opponent": opponent} | knock_scores.win_rates(result)
+                     | {"spec": spec})
+    for bonus, named in policies.items():
+        for label in named:
+            parts = [r for (b, lab, _, _), r in zip(keys, played) if (b, lab) == (bonus, label)]
+            bands.append(knock_scores.by_band(GamesPlayed.pooled(parts), opts["score_bands"]).with_columns(
+                undercut_bonus=pl.lit(bonus), strategy=pl.lit(label)))
+    return pl.DataFrame(games), pl.concat(bands).sort("undercut_bonus", "strategy", "own_band", "their_band")
+
+
+# -- the report ------------------------------------------------------------------------------------------
+
+
+def _heatmap(panel: pl.DataFrame, bonuses: list[int]):
+    """Gain over knocking at once against the panel mix, by knock limit and threshold (never only gin)."""
     fig, axes = plt.subplots(1, len(bonuses), figsize=(6.6 * len(bonuses), 4.4), squeeze=False, layout="constrained")
     for ax, bonus in zip(axes[0], bonuses):
-        cells = grid.filter((pl.col("undercut_bonus") == bonus) & (pl.col("gin_after_draws") == NEVER)
-                            & (pl.col("knock_limit") >= 0))
+        cells = panel.filter((pl.col("undercut_bonus") == bonus) & (pl.col("against") == MIX)
+                             & (pl.col("gin_after_draws") == NEVER))
         limits = sorted(cells["knock_limit"].unique().to_list())
         thresholds = sorted(cells["threshold"].unique().to_list())
         values = np.full((len(limits), len(thresholds)), np.nan)
         for row in cells.iter_rows(named=True):
-            values[limits.index(row["knock_limit"]), thresholds.index(row["threshold"])] = row[column]
+            values[limits.index(row["knock_limit"]), thresholds.index(row["threshold"])] = row["gain"]
         bound = np.nanmax(np.abs(values)) or 1.0
         image = ax.imshow(values, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto", origin="lower")
-        ax.set_xticks(range(len(thresholds)), thresholds)
+        ax.set_xticks(range(len(thresholds)), [str(t) if t < 10 else "any" for t in thresholds])
         ax.set_yticks(range(len(limits)), [LIMIT_NAMES.get(x, str(x)) for x in limits])
         ax.set_xlabel("knock with deadwood <= T")
         ax.set_ylabel("knock limit (upcard)")
-        ax.set_title(f"undercut bonus {bonus}")
-        fig.colorbar(image, ax=ax, label=title)
+        ax.set_title(f"undercut bonus {bonus}, against the panel mix")
+        fig.colorbar(image, ax=ax, label="gain over knocking at once (points/hand)")
     return fig
 
 
-def _stage_figure(grid: pl.DataFrame, policy: pl.DataFrame, bonus: int):
+def _by_opponent_figure(panel: pl.DataFrame, bonus: int, opponents: list[str]):
+    """The gain of holding for gin over knocking at once, per opponent (its sign can depend on whom you play)."""
     fig, ax = plt.subplots(figsize=(7.5, 4))
-    for row in policy.filter(pl.col("undercut_bonus") == bonus).iter_rows(named=True):
-        limit = row["knock_limit"]
-        if limit not in (0, 3, 6, 10):
-            continue
-        cells = grid.filter((pl.col("undercut_bonus") == bonus) & (pl.col("knock_limit") == limit)
-                            & (pl.col("threshold") == max(row["threshold"], 0))).sort("gin_after_draws")
-        x = np.arange(cells.height)
-        mean = cells["gain"].to_numpy()
-        err = np.vstack([mean - cells["gain_lo"].to_numpy(), cells["gain_hi"].to_numpy() - mean])
-        ax.errorbar(x + 0.05 * limit, mean, yerr=err, capsize=3, marker="o",
-                    label=f"limit {LIMIT_NAMES.get(limit, limit)}, T={row['threshold']}")
-        ax.set_xticks(x, ["never" if g >= NEVER else str(g) for g in cells["gin_after_draws"].to_list()])
+    cells = panel.filter((pl.col("undercut_bonus") == bonus) & (pl.col("threshold") == 0) & (pl.col("knock_limit") > 0))
+    for offset, against in enumerate([*opponents, MIX]):
+        rows = cells.filter(pl.col("against") == against).sort("knock_limit")
+        x = rows["knock_limit"].to_numpy() + 0.08 * (offset - len(opponents) / 2)
+        mean = rows["gain"].to_numpy()
+        err = np.vstack([mean - rows["gain_lo"].to_numpy(), rows["gain_hi"].to_numpy() - mean])
+        ax.errorbar(x, mean, yerr=err, capsize=2, marker="o", ms=3, label=f"against {against}")
     ax.axhline(0, color="#888", lw=0.8)
-    ax.set_xlabel("only gin after this many own draws")
-    ax.set_ylabel("gain over knocking at once (points/hand)")
-    ax.set_title(f"Holding for gin late in the hand (undercut bonus {bonus})")
+    ax.set_xlabel("knock limit")
+    ax.set_ylabel("hold for gin minus knock at once (points/hand)")
+    ax.set_title(f"Holding for gin vs knocking at once, by opponent (undercut bonus {bonus})")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     return fig
 
 
-def _summary(policy: pl.DataFrame, bonuses: list[int]) -> list[str]:
+def _interval(mean: float, low: float, high: float) -> str:
+    return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+
+def _mix_lines(mine: pl.DataFrame, bonus: int) -> list[str]:
     lines = []
-    first = bonuses[0]
-    for row in policy.filter(pl.col("undercut_bonus") == first).iter_rows(named=True):
-        if row["knock_limit"] not in (0, 2, 4, 6, 8, 10):
-            continue
-        limit = row["knock_limit"]
-        upcard = {0: "an ace", 8: "an 8", 10: "a ten or face card"}.get(limit, f"a {limit}")
-        if limit == 0:
-            lines.append(f"With {upcard} upcard, {row['advice']}.")
-            continue
-        if row["gain_lo"] > 0:
-            tail = (f"+{fmt(row['gain_vs_asap'], 2)} points per hand over knocking at once, "
-                    f"95% interval {fmt(row['gain_lo'], 2)} to {fmt(row['gain_hi'], 2)}")
-        else:
-            tail = "no rule measured beats it by more than chance"
-        lines.append(f"With {upcard} upcard: {row['advice']} ({tail}).")
-    if len(bonuses) > 1:
-        a, b = (policy.filter(pl.col("undercut_bonus") == x).sort("knock_limit") for x in bonuses[:2])
-        changed = [str(x) for x, t1, t2, g1, g2 in zip(a["knock_limit"], a["threshold"], b["threshold"],
-                                                       a["gin_after_draws"], b["gin_after_draws"]) if (t1, g1) != (t2, g2)]
-        lines.append(
-            f"With an undercut bonus of {bonuses[1]} instead of {bonuses[0]}, the best rule changes at knock limits "
-            f"{', '.join(changed)}." if changed else
-            f"With an undercut bonus of {bonuses[1]} instead of {bonuses[0]}, the best rule is the same at every limit."
-        )
+    for row in mine.filter((pl.col("answer") == MIX) & (pl.col("knock_limit") > 0)).iter_rows(named=True):
+        chosen = _interval(row["gain"], row["gain_lo"], row["gain_hi"])
+        fresh = _interval(row["confirmed_gain"], row["confirmed_lo"], row["confirmed_hi"])
+        lines.append(f"Undercut bonus {bonus}, knock limit {row['knock_limit']}, against the panel mix: {row['advice']}. "
+                     f"Gain over knocking at once {chosen} points/hand where chosen, {fresh} on fresh deals.")
+    return lines
+
+
+def _few(tied_rules: str, shown: int = 3) -> str:
+    rules = tied_rules.split("; ")
+    return "; ".join(rules[:shown]) + (f" and {len(rules) - shown} more" if len(rules) > shown else "")
+
+
+def _opponent_lines(mine: pl.DataFrame, bonus: int, opponents: list[str]) -> list[str]:
+    """Where the answer depends on the opponent: the mix's rule is outside an opponent's tied set."""
+    mix_best = {row["knock_limit"]: short((row["threshold"], row["gin_after_draws"]), row["knock_limit"])
+                for row in mine.filter(pl.col("answer") == MIX).iter_rows(named=True)}
+    differs = [f"limit {row['knock_limit']} against {row['answer']} (best there: {_few(row['tied_rules'])})"
+               for row in mine.filter(pl.col("answer").is_in(opponents)).iter_rows(named=True)
+               if mix_best[row["knock_limit"]] not in row["tied_rules"].split("; ")]
+    maxmin = mine.filter(pl.col("answer") == MAXMIN)
+    same = sum(mix_best[row["knock_limit"]] in row["tied_rules"].split("; ") for row in maxmin.iter_rows(named=True))
+    lines = [f"Undercut bonus {bonus}: the max-min rule (best worst case over the panel) is tied with the panel-mix "
+             f"rule at {same} of {maxmin.height} knock limits."]
+    if differs:
+        lines.append(f"Undercut bonus {bonus}: against a single opponent the panel-mix rule is significantly beaten in "
+                     f"{len(differs)} of {len(opponents) * len(mix_best)} limit/opponent cells: " + "; ".join(differs) + ".")
+    return lines
+
+
+def _equilibrium_line(equilibrium: pl.DataFrame, bonus: int, cap: int) -> str:
+    eq = equilibrium.filter(pl.col("undercut_bonus") == bonus)
+    worst = eq.sort("confirmed_hi", descending=True, maintain_order=True).row(0, named=True)
+    top = eq.filter(pl.col("knock_limit") == eq["knock_limit"].max()).row(0, named=True)
+    search = (f"the double oracle stopped after {worst['rounds']} of at most {cap} rounds"
+              + (" (no new best response)" if worst["rounds"] < cap else " (the round limit)"))
+    return (f"Undercut bonus {bonus}, equilibrium of the rule game (both seats choose from the grid; {search}): on the "
+            f"deals it was solved on no rule gains more than {eq['exploitability'].max():.2f} points/hand against it; on "
+            f"fresh deals no rule gains more than {worst['confirmed_hi']:.2f} at any limit (upper 95% end, at limit "
+            f"{worst['knock_limit']}); at limit {top['knock_limit']} it plays {top['mix']}.")
+
+
+def _game_lines(games: pl.DataFrame, best_bands: pl.DataFrame, bonus: int) -> list[str]:
+    mine = games.filter((pl.col("undercut_bonus") == bonus) & (pl.col("strategy") == "panel-mix answer"))
+    rates = "; ".join(f"against {r['opponent']} {r['win_rate']:.1%} [{r['win_rate_lo']:.1%}, {r['win_rate_hi']:.1%}]"
+                      for r in mine.iter_rows(named=True))
+    lines = [f"Whole games, undercut bonus {bonus}: the panel-mix policy wins {rates} ({mine['games'][0]:,} games each)."]
+    pooled = games.filter(pl.col("undercut_bonus") == bonus).group_by("strategy", maintain_order=True).agg(
+        pl.col("points_per_hand").mean())
+    overall = pooled.sort("points_per_hand", descending=True, maintain_order=True)["strategy"][0]
+    bands = best_bands.filter(pl.col("undercut_bonus") == bonus)
+    moved = bands.filter(~pl.col("tied").str.split("; ").list.contains(overall))
+    where = ", ".join(f"own {r['own_band']} vs their {r['their_band']} (best: {r['best']})"
+                      for r in moved.iter_rows(named=True))
+    verdict = ("within noise of the best in every score band." if moved.is_empty()
+               else f"significantly beaten in score bands {where}.")
+    lines.append(f"By score (undercut bonus {bonus}, whole games pooled over the panel): the policy with the most points "
+                 f"per hand overall, {overall}, is {verdict}")
+    return lines
+
+
+def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds, rounds) -> list[str]:
+    lines = []
+    if quick:
+        lines.append("QUICK RUN: a small grid on few deals, for trying the study out; its answers are not advice.")
+    lines.append(f"Every statement names whom it is against. The panel: {', '.join(opponents)}; against the panel mix "
+                 f"({', '.join(opponents)}) means each of them equally likely. Rules are chosen on the deals of seed "
+                 f"{seeds[0]} and their gains measured again on fresh deals (seed {seeds[1]}); 95% intervals in brackets.")
+    for bonus in bonuses:
+        mine = answers.filter(pl.col("undercut_bonus") == bonus)
+        lines += _mix_lines(mine, bonus) + _opponent_lines(mine, bonus, opponents)
+        lines.append(_equilibrium_line(equilibrium, bonus, rounds))
+        lines += _game_lines(games, best_bands, bonus)
+    agree = answers.filter(pl.col("knock_limit") > 0)["agrees"]
+    lines.append(f"Honest selection: gains confirmed on fresh deals agree with the gains where the rules were chosen, "
+                 f"within their intervals, in {int(agree.sum())} of {agree.len()} answers ({agree.mean():.0%}).")
     return lines
 
 
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     opts = options(experiment)
-    grid = pl.read_parquet(run_dir / GRID_FILE)
-    policy = policy_table(grid)
-    games = pl.read_csv(run_dir / GAMES_FILE)
-    bonuses = opts["undercut_bonuses"]
+    panel, answers, equilibrium, games, bands = (pl.read_parquet(run_dir / FILES[name])
+                                                 for name in ("panel", "answers", "equilibrium", "games", "bands"))
+    best_bands = pl.concat([knock_scores.best_by_band(bands.filter(pl.col("undercut_bonus") == b)).with_columns(
+        undercut_bonus=pl.lit(b)) for b in opts["undercut_bonuses"]])
+    bonuses, opponents = opts["undercut_bonuses"], opts["opponents"]
     doc = Report(report_dir, experiment.title)
-    doc.summary = _summary(policy, bonuses)
-    doc.summary.append(f"Measured against {opts['opponent']} on {experiment.count:,} deals per rule, each deal "
-                       "played in both seatings; gains are on the very same deals as knocking at once.")
-    doc.provenance = provenance(experiment, {}) | {
-        "grid": f"thresholds {opts['thresholds']} x gin after draws {opts['gin_after_draws']} "
-                f"x undercut bonus {bonuses}, opponent {opts['opponent']}",
-    }
-    doc.figure("gain_heatmap", _heatmap(grid, bonuses, "gain", "gain over asap (points/hand)"),
-               "Gain over knocking at once, by knock limit and threshold",
-               "Blue: the rule 'knock with deadwood <= T' scores more per hand than knocking as soon as legal, on the "
-               "same deals; red: less. Thresholds at or above the limit are the same rule as knocking at once.")
-    doc.figure("points_heatmap", _heatmap(grid, bonuses, "points", "points per hand vs opponent"),
-               "Points per hand against the opponent", "Net points per hand of each rule against the fixed opponent.")
+    rounds = opts["quick_equilibrium_rounds" if experiment.quick else "equilibrium_rounds"]
+    doc.summary = _summary(answers, equilibrium, games, best_bands, bonuses, opponents, experiment.quick,
+                           (experiment.seed, opts["confirm_seed"]), rounds)
+    rules_grid = grid(opts, experiment.quick)
+    doc.provenance = provenance(
+        experiment, {}, size=f"{experiment.count:,} deals per rule and opponent, each in both seatings; whole games: "
+        f"{opts['quick_games' if experiment.quick else 'games']:,} per policy, opponent and seating",
+        panel=", ".join(opponents),
+        grid=f"thresholds {sorted({t for t, _ in rules_grid})} x gin after draws {sorted({g for _, g in rules_grid})} "
+             f"x undercut bonus {bonuses}",
+        selection_and_confirmation=f"rules chosen on seed {experiment.seed}, gains measured again on seed "
+                                   f"{opts['confirm_seed']}",
+    )
+    doc.figure("gain_heatmap", _heatmap(panel, bonuses), "Gain over knocking at once against the panel mix",
+               "Blue: 'knock with deadwood <= T' scores more per hand than knocking as soon as legal, on the same "
+               "deals, averaged over the panel's opponents; red: less.")
     for bonus in bonuses:
-        doc.figure(f"stages_{bonus}", _stage_figure(grid, policy, bonus), f"Late in the hand (undercut bonus {bonus})",
-                   "At each limit's best threshold: the gain when the player holds for gin after a given draw.")
+        doc.figure(f"by_opponent_{bonus}", _by_opponent_figure(panel, bonus, opponents),
+                   f"Holding for gin against each opponent (undercut bonus {bonus})",
+                   "The gain of 'only gin' over knocking at once per opponent, with 95% intervals.")
     for bonus in bonuses:
-        doc.table(f"policy_{bonus}", policy.filter(pl.col("undercut_bonus") == bonus),
-                  f"Policy table, undercut bonus {bonus}",
-                  "The best rule measured per knock limit; gain_* against knocking at once on the same deals, "
-                  "points_* against the opponent; *_lo and *_hi bound the 95% interval.")
-    doc.table("presets_games", games, "Game win rates of named rules",
-              f"Whole games to {experiment.base_rules().target_score} against {opts['opponent']}, both seatings; "
-              "Wilson 95% intervals.")
-    doc.table("grid", grid, "Every cell of the grid", "knock_limit -1 is all limits together.")
+        doc.table(f"answers_{bonus}", answers.filter(pl.col("undercut_bonus") == bonus).drop("rules"),
+                  f"Answers by knock limit, undercut bonus {bonus}",
+                  "answer: the opponent the rule is best against, 'mix' (each panel opponent equally likely) or "
+                  "'max-min' (best worst case; 'against' names the worst opponent). tied_rules: the rules whose paired "
+                  "difference to the best includes 0. gain_*: over knocking at once on the deals where the rule was "
+                  "chosen; confirmed_*: on fresh deals; agrees: the two agree within their intervals.")
+    doc.table("equilibrium", equilibrium.drop("rules"), "Equilibrium of the rule game, by knock limit",
+              "Both seats choose a rule of the grid per knock limit (double oracle, fictitious play on the restricted "
+              "game). exploitability_*: the most any grid rule gains against the mix on the solving deals (biased "
+              "upwards: the best of many); confirmed_*: that best response on fresh deals.")
+    doc.table("games", games, "Whole games against each opponent",
+              f"Games to {experiment.base_rules().target_score}, both seatings; win rates with Wilson 95% intervals; "
+              "spec is the strategy to play the policy yourself (oklasim match SPEC OPPONENT --games N).")
+    doc.table("best_by_band", best_bands, "The best policy by score band",
+              "Score bands before the hand (own, opponent's), whole games pooled over the panel; tied: policies whose "
+              "unpaired difference to the best includes 0.")
+    doc.table("bands", bands, "Points per hand by score band", "Every policy in every band, pooled over the panel.")
+    doc.table("panel", panel, "Every distinct rule against every opponent",
+              "Per knock limit; thresholds at or above the limit are written 10 (any legal knock).")
     return doc.write()
-
-
-def latest_policy(runs_root: Path = Path("runs")) -> tuple[pl.DataFrame, str]:
-    """The policy table of the latest full (else quick) knock_thresholds run, else the one shipped."""
-    for name in ("knock_thresholds", "knock_thresholds-quick"):
-        grid = Path(runs_root) / name / GRID_FILE
-        if grid.is_file():
-            return policy_table(pl.read_parquet(grid)), str(grid.parent)
-    shipped = Path(__file__).resolve().parent.parent / "data" / "knock_policy.csv"
-    if not shipped.is_file():
-        raise ValueError("no knock_thresholds run found: run 'oklasim run experiments/knock_thresholds.toml' first")
-    return pl.read_csv(shipped), f"shipped table ({shipped.name})"
