@@ -159,8 +159,8 @@ def run_experiment(path: str | Path, quick: bool = False, workers: int = 1, runs
                    overwrite: bool = False):
     """Run a study and write its report; returns the report's index.html path.
 
-    The run folder ``runs_root/NAME`` belongs to one experiment: another one of the same name (other seed,
-    size, rules...) replaces it only with ``overwrite``."""
+    The run folder ``runs_root/NAME`` belongs to one experiment file: an edit of that file reuses what it did
+    not change; another file of the same name (other seed, size, rules...) replaces it only with ``overwrite``."""
     from .studies import STUDIES
 
     experiment = load(path, quick)
@@ -184,8 +184,8 @@ def _claim(run_dir: Path, experiment: Experiment, overwrite: bool) -> None:
         held = None
     if held is not None:
         differs = [f for f in RESULT_FIELDS if getattr(held, f) != getattr(experiment, f)]
-        if not differs:
-            return
+        if not differs or _same_file(held.source, experiment.source):
+            return  # the same experiment, or its own file edited: keep what is unchanged, redo the rest
         what = f"the runs of another experiment named {experiment.name} (from {held.source}; other {', '.join(differs)})"
     else:
         what = "files that are not this study's runs"
@@ -194,6 +194,10 @@ def _claim(run_dir: Path, experiment: Experiment, overwrite: bool) -> None:
     if held is None:
         raise ValueError(f"{run_dir} holds {what}; refusing to delete them even with --overwrite: choose another --runs")
     shutil.rmtree(run_dir)
+
+
+def _same_file(a: str, b: str) -> bool:
+    return bool(a) and bool(b) and Path(a).resolve() == Path(b).resolve()
 
 
 def read_study(run_dir: Path) -> Experiment:

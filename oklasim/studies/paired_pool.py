@@ -73,7 +73,7 @@ def _jobs(pairings: Sequence[Pairing], seed: int, **size: int) -> list[tuple[int
         for seat in (0, 1):
             seats = [pairing.strategy, pairing.opponent] if seat == 0 else [pairing.opponent, pairing.strategy]
             spec = RunSpec.create(pairing.rules, seats, seed=seed, **size)
-            jobs += [(index, spec, shard, seat) for shard in range(len(spec.shards))]
+            jobs += [(index, spec, shard, seat) for shard in range(spec.n_shards)]
     return jobs
 
 
@@ -88,7 +88,7 @@ def play_pairings(pairings: Sequence[Pairing], hands: int, seed: int,
     sums = np.zeros((len(pairings), hands), dtype=np.int64)
     limits = np.full(hands, -1, dtype=np.int64)
     for (index, spec, shard, _), (net, shard_limits) in zip(jobs, _map(_shard_nets, [j[1:] for j in jobs], workers)):
-        first, count = spec.shards[shard]
+        first, count = spec.shard(shard)
         sums[index, first:first + count] += net
         seen = limits[first:first + count]
         if ((seen >= 0) & (seen != shard_limits)).any():
