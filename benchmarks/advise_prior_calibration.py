@@ -18,10 +18,13 @@ import statistics
 
 import numpy as np
 
-from oklasim._kernels import advise_nb as A
+from oklasim._kernels import advise_columns_nb as C
+from oklasim._kernels import advise_rollouts_nb as R
+from oklasim._kernels import advise_worlds_nb as W
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim.advise import positions_from_play, read_position, view_of, world_prior
+from oklasim.advise import read_position, view_of, world_prior
+from oklasim.advise.played import positions_from_play
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
 
@@ -36,8 +39,8 @@ def main() -> None:
     rules = Rules()
     strategy = resolve(args.strategy)
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
-    variants = {"uniform": None, "improved by draws": 0, "+ no knock": A.PRIOR_NO_KNOCK,
-                "+ last discard (played)": A.PRIOR_PLAYED}
+    variants = {"uniform": None, "improved by draws": 0, "+ no knock": W.PRIOR_NO_KNOCK,
+                "+ last discard (played)": W.PRIOR_PLAYED}
     errors = {v: [] for v in variants}
     undercut = {v: [] for v in variants} | {"true": []}
     stage = {v: {} for v in variants}
@@ -45,31 +48,31 @@ def main() -> None:
     for request, truth, _ in positions_from_play(rules, args.strategy, args.hands, args.seed):
         position = read_position(**request)
         view = view_of(position)
-        columns = np.zeros((A.MAX_COLUMNS, A.N_CAND_FIELDS), dtype=np.int64)
-        n = int(A.candidates_nb(view, L.D_KNOCK, 1, columns))
+        columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+        n = int(C.candidates_nb(view, L.D_KNOCK, 1, columns))
         columns = np.ascontiguousarray(columns[:n])
-        active = (columns[:, A.C_KIND] == A.SHOWDOWN).astype(np.int64)
+        active = (columns[:, C.C_KIND] == C.SHOWDOWN).astype(np.int64)
         # The knock the advisor would weigh: the first legal discard, in its first arrangement.
         c = int(np.flatnonzero(active)[0])
         active[:] = 0
         active[c] = 1
         board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
-        A.template_nb(view, L.D_KNOCK, board)
-        _, mine, theirs = A.showdown_nb(board, columns[c], truth)
+        W.template_nb(view, L.D_KNOCK, board)
+        _, mine, theirs = R.showdown_nb(board, columns[c], truth)
         actual = mine - theirs
         undercut["true"].append(theirs > 0)
         for prior, flags in variants.items():
             vector = world_prior(position, "uniform" if flags is None else "played")
             if flags is not None:
                 vector[1] = flags
-            out = np.zeros((args.samples, n, A.N_OUT), dtype=np.int64)
+            out = np.zeros((args.samples, n, R.N_OUT), dtype=np.int64)
             status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
-            code = A.advise_batch_nb(strategy.decide, strategy.decide, A.forced_nb, params, view, L.D_KNOCK, columns, n,
+            code = R.advise_batch_nb(strategy.decide, strategy.decide, R.forced_nb, params, view, L.D_KNOCK, columns, n,
                                      active, 1234 + count, 0, vector, 0, args.samples, out, status)
             assert code == 0, code
-            predicted = out[:, c, A.O_POINTS].mean()
+            predicted = out[:, c, R.O_POINTS].mean()
             errors[prior].append(predicted - actual)
-            undercut[prior].append(out[:, c, A.O_UNDERCUT].mean())
+            undercut[prior].append(out[:, c, R.O_UNDERCUT].mean())
             bucket = min((31 - position.stock) // 4, 4)
             stage[prior].setdefault(bucket, []).append(predicted - actual)
         count += 1

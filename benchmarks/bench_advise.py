@@ -25,7 +25,8 @@ import time
 import numpy as np
 from common import machine_load
 
-from oklasim.advise import advise, positions_from_play
+from oklasim.advise import advise
+from oklasim.advise.played import positions_from_play
 from oklasim.engine import simulate
 from oklasim.rules import Rules
 from oklasim.strategy import resolve

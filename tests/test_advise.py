@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from oklasim import melds
-from oklasim._kernels import advise_nb as A
+from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise import advise, estimated_opponent_draws, load_request, read_position, world_prior
-from oklasim.advise_cli import advise_command
+from oklasim.advise.cli import advise_command
 from oklasim.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
 from oklasim.cli import FriendlyGroup
 from oklasim.engine import simulate
@@ -144,7 +144,7 @@ def test_stops_on_precision_and_on_time():
     precise = advise(**SITUATION, seed=14, precision=2.0, max_seconds=None)
     assert precise.stop_reason in ("precision", "separated")
     assert precise.recommendation.points.half_width <= 2.0
-    rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=0.0)
+    rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=1e-9)
     assert rushed.stop_reason == "time" and rushed.samples == 1024
 
 
@@ -162,7 +162,7 @@ def test_worlds_respect_what_is_known(prior):
     draws, flags, last = world_prior(position, prior)
     hands = set()
     for s in range(200):
-        hand = A.sample_world_nb(99, s, unseen, len(unseen), known, 8, draws, flags, last, 9, scratch, stock)
+        hand = W.sample_world_nb(99, s, unseen, len(unseen), known, 8, draws, flags, last, 9, scratch, stock)
         hands.add(hand)
         assert hand.bit_count() == 10 and hand & known == known and hand & position.unseen == hand & ~known
         assert mask_of(stock[: position.stock]) | hand == position.unseen | known and position.stock == 26
@@ -178,7 +178,7 @@ def test_the_played_prior_drops_opponents_that_would_have_knocked():
     scratch, stock = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
     could_knock = 0
     for s in range(300):
-        hand = A.sample_world_nb(5, s, unseen, len(unseen), 0, 10, draws, flags, last, 9, scratch, stock)
+        hand = W.sample_world_nb(5, s, unseen, len(unseen), 0, 10, draws, flags, last, 9, scratch, stock)
         could_knock += melds.deadwood_after_discard([hand | 1 << last])[0] <= 9
     assert could_knock <= 3  # only when MAX_ATTEMPTS ran out
 
@@ -287,3 +287,14 @@ def test_mc_plays_legal_hands_and_uses_its_budget():
     fiddly = Rules(big_gin=True, wall_rule="fiftieth_card", discard_taken_card=True, spade_double=True)
     searching = simulate(fiddly, strategies=["mc(samples=4, discards=2, draws=1)", "random"], hands=40, seed=4)
     assert searching.hands.height == 40
+
+
+def test_one_request_gives_the_options_and_the_file_form(tmp_path):
+    """Every field of Request is a command-line option and a file field, under the same name."""
+    from oklasim.advise.request import FIELD_NAMES
+
+    options = {p.name for p in advise_command.params}
+    assert set(FIELD_NAMES) <= options
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps({name: None for name in FIELD_NAMES}))
+    assert set(load_request(path)) == set(FIELD_NAMES)
