@@ -27,6 +27,7 @@ from .advise_columns_nb import (
     PRE_TAKE,
     SHOWDOWN,
 )
+from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
 from .advise_worlds_nb import sample_world_nb, template_nb, unseen_nb
 from .engine_nb import (
     DECIDE_SIGNATURE,
@@ -239,13 +240,17 @@ def play_rest_nb(board, deciders, params, scores, dealer, hand_number, deck_rng,
 
 @njit(cache=True)
 def run_samples_nb(
-    view, kind, cand, n_cand, active, key, game_mode, prior, lo, hi, me_fn, opp_fn, forced_fn, params, out, status
+    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn, forced_fn, params, out,
+    weights, status
 ):
     """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
 
     ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
     strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
-    ``[draws, flags, last discard]`` of ``sample_world_nb``. Returns a status
+    ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
+    ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
+    world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
+    (``advise_history_nb``); a world of weight 0 is not played. Returns a status
     (the engine's error fields go to ``status[ST_ERROR:]``).
     """
     me = view[V_SEAT]
@@ -268,11 +273,21 @@ def run_samples_nb(
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
     view_key = key ^ 0x2545F4914F6CDD1D
     deck_key = key ^ 0x1B873593
+    history_key = key ^ 0x68E31DA4
+    turns, snapshots, slip = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     for s in range(lo, hi):
         opp_hand = sample_world_nb(key, s, unseen, n_unseen, known, need, prior[0], prior[1], prior[2],
                                    view[V_KNOCK_LIMIT], scratch, stock)
         row = out[s - lo]
+        weight = 1.0
+        if turns.shape[0] > 0:
+            weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, opp_hand, slip,
+                                          stream_state_nb(history_key, s))
+        weights[s - lo] = weight
+        if weight == 0.0:
+            row[:, :] = 0
+            continue
         for c in range(n_cand):
             if not active[c]:
                 continue
@@ -339,18 +354,26 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64,
     int64,
     int64[::1],
+    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
     int64,
     int64,
     int64[:, :, ::1],
+    float64[::1],
     int64[::1],
 )
 
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
-    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, lo, hi, out, status
+    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, out,
+    weights, status
 ):
     """``run_samples_nb`` without the GIL, for the advisor's worker threads."""
-    return run_samples_nb(
-        view, kind, cand, n_cand, active, key, game_mode, prior, lo, hi, me_fn, opp_fn, forced_fn, params, out, status
-    )
+    return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn,
+                          forced_fn, params, out, weights, status)
+
+
+@njit(cache=True)
+def no_evidence_nb(n_snapshot_fields):
+    """Evidence of no turns: every world weighs 1."""
+    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0)

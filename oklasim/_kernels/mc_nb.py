@@ -21,7 +21,7 @@ from .advise_columns_nb import (
     arrangement_columns_nb,
     candidates_nb,
 )
-from .advise_rollouts_nb import N_OUT, O_POINTS, run_samples_nb
+from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
 from .engine_nb import STATUS_SIZE
 from .layout import (
@@ -41,6 +41,7 @@ from .layout import (
     V_PLAYERS,
     V_RNG,
     V_SEAT,
+    V_SIZE,
 )
 from .rng_nb import next_state_nb, stream_state_nb
 
@@ -138,9 +139,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     active = np.ones(n, dtype=np.int64)
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
     prior = played_prior_nb(view, kind) if params[P_PRIOR] != 0 else np.array([-1, 0, -1], dtype=np.int64)
-    error = run_samples_nb(
-        view, kind, cand, n, active, key, 0, prior, 0, samples, cont_fn, opp_fn, forced_fn, rollout_params, out, status
-    )
+    weights = np.empty(samples, dtype=np.float64)
+    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, no_evidence_nb(V_SIZE), 0, samples, cont_fn,
+                           opp_fn, forced_fn, rollout_params, out, weights, status)
     if error:
         return cont_fn(kind, view, own)
     best, best_total = 0, np.int64(-(1 << 40))

@@ -14,15 +14,22 @@ action is separated from the others with confidence, when every remaining
 estimate is within ``precision`` points, or at the sample or time budget;
 ``Advice.stop_reason`` says which.
 
-Which worlds (``prior``): ``uniform`` deals the opponent's unknown cards
-uniformly from the unseen ones. A real opponent has improved its hand
-turn after turn, so uniform worlds overrate a knock by some 30 points
-(``experiments/advise_prior_calibration.py``). The default, ``played``,
-improves a uniform hand by the opponent's stock draws (each followed by
-the discard leaving least deadwood) and keeps only worlds where its last
-discard was such a discard and it could not have knocked: within about a
-point of the truth for opponents that play like simple or greedy. Nothing
-else is inferred from its earlier choices.
+Which worlds: without a history, ``prior`` says how the opponent's unknown
+cards are drawn: ``uniform`` among the unseen ones (a real opponent has
+improved its hand, so these overrate a knock by some 30 points), or
+``played`` (default): improved by least-deadwood stock draws and repaired to
+fit its last discard and an opponent that knocks when it can; good against
+simple or greedy, several points too kind to the knock against an opponent
+that holds for gin (``reports/advise_calibration``). With a ``history`` of
+the hand (``history.py``) every world is weighted by how likely the named
+opponent, replayed with its own ``decide`` on the views it had, was to play
+its latest ``window`` turns as it did (``worlds.py``); the estimates are
+weighted means and ``Advice.ess`` is their effective sample size.
+
+The package: ``position`` (what the player knows), ``history`` (the hand
+so far), ``worlds`` (which worlds and their weights), ``rollouts`` (the
+Monte Carlo), ``result`` (the answer), ``request`` (every field, once),
+``cli`` (the command), ``played`` (positions from real games).
 """
 
 from .position import Position, read_position, view_of

@@ -38,11 +38,24 @@ class Request:
     rules: Any = _field(None, "Rules preset or TOML file.", shown="seeds")
     passed: int = _field(0, "First turn: players who passed the upcard so far (0-2).", kind=int)
     dealer: str | None = _field(None, "Who dealt (when the moment does not say).", choices=("me", "opponent"))
-    opponent: Any = _field("simple", "The opponent's strategy.")
-    me: Any = _field("simple", "The strategy that plays on for you after this decision.")
+    history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
+                                "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
+                                "was to play so.")
+    slip: float = _field(0.001, "With a history: the chance the opponent strays from its strategy at a decision "
+                                "(0: it never does).", kind=float)
+    window: int = _field(2, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
+                            "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
+                            "with fewer effective worlds).", kind=int)
+    opponent: Any = _field("expert", "The opponent's strategy: it plays the hand on, and with a history weighs the "
+                                     "worlds.")
+    me: Any = _field("expert", "The strategy that plays on for you after this decision.")
+    plan: str | None = _field(None, "Your plan for playing on, in place of --me: 'gin' (hold for gin), 'knock' "
+                                    "(knock at the first chance) or 'knock N' (once your deadwood is N or less); "
+                                    "expert draws and discards for you.")
     seed: int = _field(0, "Random seed; the same seed gives the same answer.", kind=int)
-    precision: float | None = _field(0.5, "Stop when the open actions are within this many points (0: on separation "
-                                          "only).", kind=float)
+    precision: float | None = _field(1.0, "Stop when the open actions are within this many points (0: on separation "
+                                          "only); finer than the model's own bias (about a point) buys nothing.",
+                                     kind=float)
     win_precision: float = _field(0.01, "With scores: stop when the chances to win are within this.", kind=float)
     max_samples: int = _field(200_000, "Most worlds to sample.", flag="samples", kind=int)
     max_seconds: float | None = _field(10.0, "Time budget for sampling, in seconds.", flag="seconds", kind=float)
@@ -55,6 +68,14 @@ class Request:
     race: bool = _field(True, "Stop sampling actions that are behind with confidence (default), or sample all to the "
                               "end.", kind=bool)
     workers: int | None = _field(None, "Threads.", kind=int, shown="all cores")
+
+    def continuation(self) -> str | Any:
+        """The strategy that plays on for me: the plan's, or ``me``."""
+        if self.plan is None:
+            return self.me
+        if self.me != FIELDS["me"].default:
+            raise ValueError("give a plan or the strategy that plays on for you (me), not both")
+        return plan_strategy(self.plan)
 
     @classmethod
     def from_fields(cls, values: dict[str, Any], where: str = "advise") -> Request:
@@ -88,6 +109,10 @@ class Request:
             raise ValueError(f"seed {self.seed!r}: a whole number")
         if self.opponent_draws is not None and (not _whole(self.opponent_draws) or self.opponent_draws < 0):
             raise ValueError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more")
+        if not _whole(self.window) or self.window < 0:
+            raise ValueError(f"window {self.window!r}: a number of turns, 0 (all) or more")
+        if not _number(self.slip) or not 0 <= self.slip < 0.5:
+            raise ValueError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
         for name in ("objective", "prior", "dealer"):
             value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
             if value is not None and value not in choices:
@@ -100,6 +125,19 @@ def _number(value) -> bool:
 
 def _whole(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def plan_strategy(plan: str) -> str:
+    """The expert that plays ``plan``: hold for gin, or knock once the deadwood allows; ``ValueError`` otherwise."""
+    words = str(plan).lower().split()
+    if words == ["gin"]:
+        return "expert(early_draws=0, gin_after_draws=0)"
+    if words and words[0] == "knock" and len(words) <= 2:
+        limit = words[1] if len(words) == 2 else "10"
+        if not limit.isdigit() or int(limit) > 10:
+            raise ValueError(f"plan {plan!r}: 'knock N' takes a deadwood from 0 to 10")
+        return f"expert(early_draws=0, gin_after_draws=99, late_threshold={int(limit)}, max_undercut_risk=1)"
+    raise ValueError(f"plan {plan!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)")
 
 
 FIELDS = {f.name: f for f in fields(Request)}

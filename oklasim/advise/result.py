@@ -95,8 +95,30 @@ class Advice:
     position: Position
     me: str
     opponent: str
-    prior: str = "played"
+    prior: str = "played"  # or "uniform", or "history": uniform hands weighted by the opponent's play
     opponent_draws: int = 0
+    opponent_turns: int = 0  # turns of the opponent replayed to weigh the worlds
+    ess: float = 0.0  # effective sample size of the recommendation's estimate
+    plan: str | None = None  # the plan for playing on, when given in place of ``me``
+
+    @property
+    def assumptions(self) -> str:
+        """What the figures assume, in one line."""
+        rules = self.position.describe()["rules"]
+        rules_text = "default rules" if not rules else "rules " + ", ".join(f"{k}={v}" for k, v in rules.items())
+        mine = f"your plan '{self.plan}'" if self.plan else f"you as {self.me}"
+        return (f"assumes the opponent plays {self.opponent} and {mine} plays on; {rules_text}; intervals cover the "
+                f"sampling only, not a wrong opponent model ({MODEL_NOTE})")
+
+    @property
+    def worlds_text(self) -> str:
+        if self.prior == "history":
+            return (f"weighted by how likely {self.opponent} was to play its {self.opponent_turns} turns as it did "
+                    f"(effective sample {self.ess:,.0f} of {self.samples:,})")
+        if self.prior == "uniform":
+            return "the opponent's unknown cards uniform among the unseen ones"
+        return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
+                "give the history to weigh them by its own play")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,9 +133,12 @@ class Advice:
             "seed": self.seed,
             "confidence": self.confidence,
             "precision": self.precision,
-            "strategies": {"me": self.me, "opponent": self.opponent},
+            "strategies": {"me": self.me, "opponent": self.opponent, "plan": self.plan},
+            "assumptions": self.assumptions,
             "prior": self.prior,
             "opponent_draws": self.opponent_draws,
+            "worlds": {"prior": self.prior, "opponent_turns": self.opponent_turns, "effective_samples":
+                       round(self.ess, 1), "text": self.worlds_text},
             "position": self.position.describe(),
         }
 
@@ -133,6 +158,8 @@ class Advice:
                    f"cards (of {d['unseen']}); plays {self.opponent}; you play on as {self.me}")
         if p.scores is not None:
             out.append(f"scores    you {p.scores[0]}, opponent {p.scores[1]} (game to {p.rules.target_score})")
+        out.append(f"worlds    {self.worlds_text}")
+        out.append(f"note      {self.assumptions}")
         out.append(f"sampled   {self.samples:,} worlds in {self.seconds:.2f} s on {self.workers} worker"
                    f"{'s' if self.workers > 1 else ''}: {STOP_TEXT[self.stop_reason]}")
         out.append("")
@@ -173,6 +200,8 @@ def _fmt(e: Estimate | None, spec: str) -> str:
         return "-"
     return f"{format(e.mean, spec)} [{format(e.low, spec)}, {format(e.high, spec)}]"
 
+
+MODEL_NOTE = "its measured bias: reports/advise_calibration"
 
 STOP_TEXT = {
     "separated": "the best action is ahead of every other with confidence",

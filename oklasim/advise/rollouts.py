@@ -17,14 +17,23 @@ from .._kernels import layout as L
 from ..cards import format_card, format_hand
 from ..engine import IllegalDecision, raise_illegal, stream_key
 from ..strategy import Strategy, resolve
-from .position import read_position, view_of
 from .request import Request
 from .result import Advice, Candidate, Estimate
-from .worlds import world_prior
+from .worlds import worlds_for
 
-FIRST_BATCH = 1024
+FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
+GROWTH = 4
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
-LOOKS = 20  # the separation test is Bonferroni-corrected for this many looks at the data
+
+
+def planned_looks(max_samples: int, game_mode: bool) -> int:
+    """Batches (looks at the data) the sample budget allows: the separation test is corrected for all of them."""
+    done, batch, looks = 0, FIRST_BATCH, 0
+    while done < max_samples:
+        done += min(batch, max_samples - done)
+        batch = min(batch * GROWTH, BATCH_CAP[game_mode])
+        looks += 1
+    return looks
 
 
 METRICS = {"points": R.O_POINTS, "win": R.O_WIN}
@@ -32,55 +41,83 @@ DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_
 
 
 class _Tally:
-    """Running sums per column, and per pair of columns over the worlds both were played in."""
+    """Weighted running sums per column, and per pair of columns over the worlds both were played in.
+
+    World s weighs w_s (1 unless a history weights the worlds). A mean is
+    sum(w x) / sum(w); its variance, sum(w^2 (x - mean)^2) / sum(w)^2 (the
+    usual one with equal weights, and wide when a few worlds carry the weight).
+    """
 
     def __init__(self, columns: int) -> None:
         shape = (len(METRICS), columns)
-        self.n = np.zeros(columns)
-        self.sum = np.zeros(shape)
-        self.sq = np.zeros(shape)
+        self.n = np.zeros(columns)  # worlds played
+        self.w = np.zeros(columns)  # their total weight
+        self.w2 = np.zeros(columns)
+        self.sum = np.zeros(shape)  # sum of w x
+        self.sum2 = np.zeros(shape)  # sum of w^2 x
+        self.sq2 = np.zeros(shape)  # sum of w^2 x^2
         self.pair_n = np.zeros((columns, columns))
+        self.pair_w = np.zeros((columns, columns))
+        self.pair_w2 = np.zeros((columns, columns))
         self.pair_sum = np.zeros(shape + (columns,))
-        self.pair_sq = np.zeros(shape + (columns,))
-        self.cross = np.zeros(shape + (columns,))
+        self.pair_sum2 = np.zeros(shape + (columns,))
+        self.pair_sq2 = np.zeros(shape + (columns,))
+        self.cross2 = np.zeros(shape + (columns,))  # sum of w^2 x_j x_k
         self.outcomes = np.zeros((columns, 3))
         self.undercuts = np.zeros(columns)
 
-    def add(self, out: np.ndarray, active: np.ndarray) -> None:
+    def add(self, out: np.ndarray, active: np.ndarray, weights: np.ndarray) -> None:
         mask = active.astype(np.float64)
+        both = np.outer(mask, mask)
+        w, w2 = weights[:, None], weights[:, None] ** 2
         for m, index in enumerate(METRICS.values()):
             x = out[:, :, index].astype(np.float64) * mask
-            s, q = x.sum(axis=0), (x * x).sum(axis=0)
+            s, s2, q2 = (w * x).sum(axis=0), (w2 * x).sum(axis=0), (w2 * x * x).sum(axis=0)
             self.sum[m] += s
-            self.sq[m] += q
+            self.sum2[m] += s2
+            self.sq2[m] += q2
             self.pair_sum[m] += s[:, None] * mask[None, :]
-            self.pair_sq[m] += q[:, None] * mask[None, :]
-            self.cross[m] += x.T @ x
-        self.pair_n += out.shape[0] * np.outer(mask, mask)
+            self.pair_sum2[m] += s2[:, None] * mask[None, :]
+            self.pair_sq2[m] += q2[:, None] * mask[None, :]
+            self.cross2[m] += x.T @ (w2 * x)
         self.n += out.shape[0] * mask
+        self.w += weights.sum() * mask
+        self.w2 += (weights**2).sum() * mask
+        self.pair_n += out.shape[0] * both
+        self.pair_w += weights.sum() * both
+        self.pair_w2 += (weights**2).sum() * both
         for code in range(3):
-            self.outcomes[:, code] += ((out[:, :, R.O_OUTCOME] == code) * mask).sum(axis=0)
-        self.undercuts += (out[:, :, R.O_UNDERCUT] * mask).sum(axis=0)
+            self.outcomes[:, code] += ((out[:, :, R.O_OUTCOME] == code) * w * mask).sum(axis=0)
+        self.undercuts += (out[:, :, R.O_UNDERCUT] * w * mask).sum(axis=0)
 
     def mean(self, metric: int, c: int) -> float:
-        return self.sum[metric, c] / self.n[c]
+        return self.sum[metric, c] / self.w[c] if self.w[c] > 0 else 0.0
+
+    def ess(self, c: int) -> float:
+        """Effective sample size of column c: the worlds of equal weight that would be worth as much."""
+        return self.w[c] ** 2 / self.w2[c] if self.w2[c] > 0 else 0.0
 
     def estimate(self, metric: int, c: int, z: float) -> Estimate:
-        n = self.n[c]
-        mean = self.sum[metric, c] / n
-        return _interval(mean, self.sq[metric, c] - n * mean * mean, n, z)
+        mean = self.mean(metric, c)
+        squares = self.sq2[metric, c] - 2 * mean * self.sum2[metric, c] + mean * mean * self.w2[c]
+        return _interval(mean, squares, self.w[c], self.n[c], z)
 
     def difference(self, metric: int, j: int, k: int, z: float) -> Estimate:
         """Column j minus column k over their common worlds."""
-        n = self.pair_n[j, k]
-        mean = (self.pair_sum[metric, j, k] - self.pair_sum[metric, k, j]) / n
-        squares = self.pair_sq[metric, j, k] + self.pair_sq[metric, k, j] - 2 * self.cross[metric, j, k]
-        return _interval(mean, squares - n * mean * mean, n, z)
+        weight = self.pair_w[j, k]
+        mean = (self.pair_sum[metric, j, k] - self.pair_sum[metric, k, j]) / weight if weight > 0 else 0.0
+        sum2 = self.pair_sum2[metric, j, k] - self.pair_sum2[metric, k, j]
+        sq2 = self.pair_sq2[metric, j, k] + self.pair_sq2[metric, k, j] - 2 * self.cross2[metric, j, k]
+        squares = sq2 - 2 * mean * sum2 + mean * mean * self.pair_w2[j, k]
+        return _interval(mean, squares, weight, self.pair_n[j, k], z)
 
 
-def _interval(mean: float, deviations: float, n: float, z: float) -> Estimate:
-    sd = math.sqrt(max(deviations, 0.0) / (n - 1)) if n > 1 else math.inf
-    half = z * sd / math.sqrt(n)
+def _interval(mean: float, squares: float, weight: float, n: float, z: float) -> Estimate:
+    """The interval of a weighted mean from sum(w^2 (x - mean)^2), with the n / (n - 1) of a sample variance."""
+    if n > 1 and weight > 0:
+        half = z * math.sqrt(max(squares, 0.0) * n / (n - 1)) / weight
+    else:
+        half = math.inf
     return Estimate(float(mean), float(mean - half), float(mean + half))
 
 
@@ -129,19 +166,17 @@ def run(request: Request, extra_paths=()) -> Advice:
     started = time.perf_counter()
     r = request
     r.check_options()
-    position = read_position(r.hand, r.upcard, r.limit, r.pile, r.opponent_took, r.took, r.stock, r.scores, r.rules,
-                             r.passed, r.dealer)
+    worlds = worlds_for(r)
+    position, view = worlds.position, worlds.view
     game_mode = position.scores is not None
     objective = r.objective or ("win" if game_mode else "points")
     if objective == "win" and not game_mode:
         raise ValueError("the win objective needs the scores")
-    prior_vector = world_prior(position, r.prior, r.opponent_draws)
     workers = int(r.workers or os.cpu_count() or 1)
-    seats = (_strategy(r.me, extra_paths), _strategy(r.opponent, extra_paths))
+    seats = (_strategy(r.continuation(), extra_paths), _strategy(r.opponent, extra_paths))
     confidence, precision, win_precision, max_samples, max_seconds, seed, race, discards = (
         r.confidence, r.precision, r.win_precision, r.max_samples, r.max_seconds, r.seed, r.race, r.discards)
 
-    view = view_of(position)
     kind = position.kind
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
     n_cols = int(C.candidates_nb(view, kind, discards, columns))
@@ -155,7 +190,8 @@ def run(request: Request, extra_paths=()) -> Advice:
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * LOOKS))
+    looks = planned_looks(max_samples, game_mode)
+    z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
     tally = _Tally(n_cols)
     active = np.ones(n_cols, dtype=np.int64)
@@ -166,20 +202,22 @@ def run(request: Request, extra_paths=()) -> Advice:
         while True:
             size = min(batch, max_samples - done)
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
+            weights = np.zeros(size, dtype=np.float64)
             jobs = []
             for lo, hi in _split(done, done + size, workers):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
-                part = out[lo - done : hi - done]
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
-                    n_cols, active, key, int(game_mode), prior_vector, lo, hi, part, status)))
+                    n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, lo, hi,
+                    out[lo - done : hi - done], weights[lo - done : hi - done], status)))
             batch_started = time.perf_counter()
             for status, job in jobs:
                 _check(job.result(), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
-            tally.add(out, active)
+            tally.add(out, active, weights)
             done += size
-            batch = min(batch * 2, BATCH_CAP[game_mode])
+            looks -= 1
+            batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
             best = _leader(tally, members, open_actions, metric)
             for a in sorted(open_actions - {best}):
@@ -196,15 +234,20 @@ def run(request: Request, extra_paths=()) -> Advice:
             if precision is not None and precise:
                 reason = "precision"
                 break
-            if done >= max_samples:
-                reason = "samples"
+            if done >= max_samples or looks == 0:  # time-cut batches leave fewer worlds, never more looks
+                reason = "samples" if done >= max_samples else "time"
                 break
             elapsed = time.perf_counter() - sampling_started
-            next_batch = batch_seconds * min(batch, max_samples - done) / size
-            if max_seconds is not None and elapsed + next_batch > max_seconds:
+            if max_seconds is not None:  # the next batch, cut to what the time left affords at the speed seen
+                affordable = int((max_seconds - elapsed) * size / max(batch_seconds, 1e-9))
+                batch = min(batch, affordable)
+            if batch < min(FIRST_BATCH, max_samples - done):
                 reason = "time"
                 break
 
+    if tally.w.max() <= 0:
+        raise ValueError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
+                         f"{seats[1].name}: give a slip above 0, or another opponent")
     best = _leader(tally, members, open_actions, metric)
     candidates = []
     for a in range(n_actions):
@@ -226,8 +269,11 @@ def run(request: Request, extra_paths=()) -> Advice:
         position=position,
         me=seats[0].name,
         opponent=seats[1].name,
-        prior=r.prior,
-        opponent_draws=int(max(prior_vector[0], 0)),
+        prior="history" if worlds.conditioned else r.prior,
+        opponent_draws=int(max(worlds.prior[0], 0)),
+        opponent_turns=worlds.opponent_turns,
+        plan=r.plan,
+        ess=float(tally.ess(_representative(tally, members[best], metric))),
     )
 
 
@@ -266,18 +312,19 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
     discard = int(column[C.C_DISCARD])
     big_gin = bool(knock and discard == L.BIG_GIN)
     n = tally.n[c]
+    weight = tally.w[c]
     melds = None
     if knock:
         melds = tuple(format_hand(int(m)) for m in column[C.C_MELDS : C.C_MELDS + 4] if m)
     undercut = None
     if knock:
-        share = tally.undercuts[c] / n
-        half = z * math.sqrt(max(share * (1 - share), 0.0) / n)
+        share = tally.undercuts[c] / weight
+        half = z * math.sqrt(max(share * (1 - share), 0.0) / max(tally.ess(c), 1.0))
         undercut = Estimate(share, max(share - half, 0.0), min(share + half, 1.0))
     win = tally.estimate(1, c, z) if game_mode else None
     if win is not None:
         win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0))
-    outcomes = tally.outcomes[c] / n
+    outcomes = tally.outcomes[c] / weight
     return Candidate(
         action="knock" if knock else "continue",
         discard=None if big_gin or discard < 0 else format_card(discard),
