@@ -401,8 +401,8 @@ def test_a_gin_holder_makes_the_knock_riskier():
     risk = {}
     for opponent in ("simple", "threshold:gin_only"):
         advice = advise(hand, upcard="9c", history=history, opponent=opponent, seed=3, precision=None, race=False,
-                        max_samples=4096, max_seconds=None)
-        assert advice.prior == "history" and advice.opponent_turns == 2 and 100 <= advice.ess <= advice.samples
+                        slip=0.01, max_samples=4096, max_seconds=None)
+        assert advice.prior == "history" and advice.opponent_turns == 3 and 100 <= advice.ess <= advice.samples
         assert "weighted by how likely" in advice.lines()[3]
         risk[opponent] = advice.candidates[0].undercut.mean
     assert risk["threshold:gin_only"] > risk["simple"] + 0.05

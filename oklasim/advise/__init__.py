@@ -38,5 +38,5 @@ from .result import Advice, Candidate, Estimate
 from .rollouts import advise
 from .worlds import estimated_opponent_draws, world_prior
 
-__all__ = ["Advice", "Candidate", "Estimate", "Position", "Request", "advise", "estimated_opponent_draws", "load_request",
-           "read_position", "view_of", "world_prior"]
+__all__ = ["Advice", "Candidate", "Estimate", "Position", "Request", "advise", "estimated_opponent_draws",
+           "load_request", "read_position", "view_of", "world_prior"]

@@ -24,7 +24,7 @@ import numpy as np
 from .._kernels import advise_history_nb as H
 from .._kernels import engine_nb as E
 from .._kernels import layout as L
-from ..cards import N_CARDS, format_card, parse_card
+from ..cards import N_CARDS, format_card, mask_of, parse_card
 from ..rules import Rules
 
 ME, OPP = 0, 1  # seats in the advisor's views
@@ -154,7 +154,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     theirs = taken[OPP] | (int(board[0, L.V_DISCARDED + OPP]) & ~int(board[0, L.V_TAKEN + ME]))
     if hand & theirs:
         raise ValueError("history: your hand holds a card the opponent has or threw (and you did not take)")
-    unseen = ((1 << N_CARDS) - 1) & ~hand & ~_mask(pile) & ~taken[OPP]
+    unseen = ((1 << N_CARDS) - 1) & ~hand & ~mask_of(pile) & ~taken[OPP]
     turns_array = np.array(opp_turns, dtype=np.int64).reshape(-1, H.N_TURN_FIELDS)
     for index, d in unknown_discards:  # its stock draws: an unseen card, or one it threw later
         turns_array[: index + 1, H.T_ELIGIBLE] |= 1 << d
@@ -165,13 +165,6 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
                   passed=passes if not any(t.draw != "pass" for t in turns) else 0,
                   dealer="me" if dealer == ME else "opponent", view=view,
                   turns=np.ascontiguousarray(turns_array), snapshots=np.ascontiguousarray(shots))
-
-
-def _mask(cards) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
 
 
 def _describe(turn: Turn) -> str:

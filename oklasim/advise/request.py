@@ -43,7 +43,7 @@ class Request:
                                 "was to play so.")
     slip: float = _field(0.001, "With a history: the chance the opponent strays from its strategy at a decision "
                                 "(0: it never does).", kind=float)
-    window: int = _field(2, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
+    window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
                             "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
                             "with fewer effective worlds).", kind=int)
     opponent: Any = _field("expert", "The opponent's strategy: it plays the hand on, and with a history weighs the "
