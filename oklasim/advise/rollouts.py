@@ -23,6 +23,7 @@ from .worlds import worlds_for
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
+MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
 
 
@@ -100,7 +101,7 @@ class _Tally:
     def estimate(self, metric: int, c: int, z: float) -> Estimate:
         mean = self.mean(metric, c)
         squares = self.sq2[metric, c] - 2 * mean * self.sum2[metric, c] + mean * mean * self.w2[c]
-        return _interval(mean, squares, self.w[c], self.n[c], z)
+        return _interval(mean, squares, self.w[c], self.ess(c), z)
 
     def difference(self, metric: int, j: int, k: int, z: float) -> Estimate:
         """Column j minus column k over their common worlds."""
@@ -109,13 +110,15 @@ class _Tally:
         sum2 = self.pair_sum2[metric, j, k] - self.pair_sum2[metric, k, j]
         sq2 = self.pair_sq2[metric, j, k] + self.pair_sq2[metric, k, j] - 2 * self.cross2[metric, j, k]
         squares = sq2 - 2 * mean * sum2 + mean * mean * self.pair_w2[j, k]
-        return _interval(mean, squares, weight, self.pair_n[j, k], z)
+        ess = weight**2 / self.pair_w2[j, k] if self.pair_w2[j, k] > 0 else 0.0
+        return _interval(mean, squares, weight, ess, z)
 
 
-def _interval(mean: float, squares: float, weight: float, n: float, z: float) -> Estimate:
-    """The interval of a weighted mean from sum(w^2 (x - mean)^2), with the n / (n - 1) of a sample variance."""
-    if n > 1 and weight > 0:
-        half = z * math.sqrt(max(squares, 0.0) * n / (n - 1)) / weight
+def _interval(mean: float, squares: float, weight: float, ess: float, z: float) -> Estimate:
+    """The interval of a weighted mean from sum(w^2 (x - mean)^2), with the n / (n - 1) of a sample variance taken
+    at the effective sample size, and no interval at all below ``MIN_ESS`` (a few heavy worlds hide the spread)."""
+    if ess >= MIN_ESS and weight > 0:
+        half = z * math.sqrt(max(squares, 0.0) * ess / (ess - 1)) / weight
     else:
         half = math.inf
     return Estimate(float(mean), float(mean - half), float(mean + half))
