@@ -463,3 +463,15 @@ def test_the_time_budget_holds_against_a_slow_opponent():
     took = time.perf_counter() - started
     assert advice.stop_reason == "time" and 0 < advice.samples < 2000
     assert took < 4.0  # about the budget: the first batch is small and the later ones fit the time left
+
+
+@pytest.mark.parametrize("history", ["opp pass; me upcard", "me pass; opp pass; me stock", "opp upcard Kh; me pile"])
+def test_first_turn_histories_agree_with_the_moment(history):
+    from oklasim.advise.request import Request
+    from oklasim.advise.worlds import worlds_for
+
+    hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d " + ("9c" if "upcard" in history.split(";")[-1] else "Kh")
+    if "me stock" in history:
+        hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d As"
+    worlds = worlds_for(Request(hand=hand, upcard="9c", history=history))
+    assert worlds.position.moment == "after_draw"

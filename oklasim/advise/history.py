@@ -46,7 +46,7 @@ class Replay:
     pile: tuple[int, ...]
     opponent_took: int
     took: int | None
-    passed: int
+    passed: int  # passes of the first upcard (read_position uses them only on the first turn)
     dealer: str
     view: np.ndarray  # my view row after the history (its hand is filled in by the caller)
     turns: np.ndarray  # the opponent's turns, N_TURN_FIELDS each
@@ -162,7 +162,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     shots = np.array(snapshots, dtype=np.int64).reshape(-1, 2, L.V_SIZE)
     view = board[ME].copy()
     return Replay(pile=pile, opponent_took=int(board[0, L.V_TAKEN + OPP]), took=took,
-                  passed=passes if not any(t.draw != "pass" for t in turns) else 0,
+                  passed=passes,
                   dealer="me" if dealer == ME else "opponent", view=view,
                   turns=np.ascontiguousarray(turns_array), snapshots=np.ascontiguousarray(shots))
 
