@@ -1,13 +1,15 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
-    python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--mc-hands 4000]
+    python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
-with a knock legal, taken from hands of simple against simple (so the hand,
-pile, stock and what the opponent took are realistic), spread over the hand.
-For each it runs ``advise`` with its defaults (stop when the best action is
-ahead with confidence or the open actions are within +-0.5 points; every
-action still open then has a 95% interval of +-0.5 or better), on all
+with a knock legal, taken from hands of simple against ``--opponent`` (so
+the hand, the history, the pile and the stock are realistic), spread over
+the hand. For each it runs ``advise`` with the history (worlds weighted by
+the opponent's play), both seats playing on as the opponent's strategy,
+stopping when the best action is ahead with confidence or the open actions
+are within +-0.5 points (every action still open then has a 95% interval
+of +-0.5 or better), on all
 cores and on one, ``--repeats`` seeds each, and prints medians; then the
 throughput on a fixed workload, on one core and on all. Then the
 ``mc`` strategy: hands per second on one core and its result against
@@ -25,15 +27,16 @@ import time
 import numpy as np
 from common import machine_load
 
-from oklasim.advise import advise, positions_from_play
+from oklasim.advise import advise
+from oklasim.advise.played import positions_from_play
 from oklasim.engine import simulate
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
 
 
-def typical_situations(count: int, seed: int) -> list[dict]:
+def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:
     """``count`` knock decisions from real play, spread evenly over the stock."""
-    found = list(positions_from_play(Rules(), "simple", 400, seed))
+    found = list(positions_from_play(Rules(), ["simple", opponent], 400, seed, with_history=True))
     found.sort(key=lambda item: -item[0]["stock"])
     picks = np.linspace(0, len(found) - 1, count).round().astype(int)
     return [found[i][0] for i in picks]
@@ -59,16 +62,18 @@ def main() -> None:
     parser.add_argument("--situations", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--opponent", default="expert")
     parser.add_argument("--throughput", type=int, default=40_000, help="worlds of the fixed-workload timing")
     parser.add_argument("--mc-hands", type=int, default=4000, help="deals per mc match (0: skip the mc part)")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
 
-    situations = typical_situations(args.situations, args.seed)
+    situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": 0.5}
+                  for s in typical_situations(args.situations, args.seed, args.opponent)]
     advise(**situations[0], max_samples=1024)  # load the compiled kernels once
     seeds = range(args.repeats)
-    print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} "
+    print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
           f"{'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")
     medians_all, medians_one, best_hw, open_hw, stops = [], [], [], [], []
     for request in situations:
@@ -84,7 +89,7 @@ def main() -> None:
         open_hw.append(max(open_))
         stops += [a.stop_reason for a in many]
         print(f"{request['stock']:>5} {request['hand']:<34} {t_all:>13.3f} {t_one:>10.3f} "
-              f"{int(statistics.median(a.samples for a in many)):>7} {first.stop_reason:>10} "
+              f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} {first.stop_reason:>10} "
               f"{best_hw[-1]:>8.2f} {open_hw[-1]:>11.2f}  {first.recommendation.label}")
     print(f"\nmedian over situations: {statistics.median(medians_all):.3f} s on {cores} cores, "
           f"{statistics.median(medians_one):.3f} s on 1 core "
@@ -97,7 +102,7 @@ def main() -> None:
     fixed = {"max_samples": args.throughput, "precision": None, "max_seconds": None, "race": False}
     rates = {}
     for workers in sorted({1, cores}):
-        seconds = statistics.median(advise(**situations[0], **fixed, seed=s, workers=workers).seconds for s in seeds)
+        seconds = statistics.median(advise(**(situations[0] | fixed), seed=s, workers=workers).seconds for s in seeds)
         rates[workers] = args.throughput / seconds
         print(f"throughput, {args.throughput:,} worlds x every candidate: {rates[workers]:>9,.0f} worlds/s "
               f"on {workers} core{'s' if workers > 1 else ''}")

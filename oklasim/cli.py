@@ -402,7 +402,7 @@ def strategies_command(family_name, strategy_paths) -> None:
 
 def _register_commands() -> None:
     """Commands that live in their own modules."""
-    from .advise_cli import advise_command
+    from .advise.cli import advise_command
     from .agent.cli import agent_command, openspiel_command
     from .play_cli import play_command
     from .tune_cli import tune_command

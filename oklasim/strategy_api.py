@@ -78,7 +78,7 @@ def cache_depends_on(*paths):
     """Cache the numba functions decorated in this block under a key of the given source files too.
 
     numba checks only a function's own file before it reuses cached code;
-    a function that links another file's kernel in (``advise_nb.decide_function``)
+    a function that links another file's kernel in (``advise_rollouts_nb.decide_function``)
     would keep running the old code after that file changed.
     """
     digest = hashlib.sha256()

@@ -7,9 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from oklasim import melds
-from oklasim._kernels import advise_nb as A
+from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise import advise, estimated_opponent_draws, load_request, read_position, world_prior
-from oklasim.advise_cli import advise_command
+from oklasim.advise.cli import advise_command
+from oklasim.advise.rollouts import FIRST_BATCH
 from oklasim.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
 from oklasim.cli import FriendlyGroup
 from oklasim.engine import simulate
@@ -144,8 +145,8 @@ def test_stops_on_precision_and_on_time():
     precise = advise(**SITUATION, seed=14, precision=2.0, max_seconds=None)
     assert precise.stop_reason in ("precision", "separated")
     assert precise.recommendation.points.half_width <= 2.0
-    rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=0.0)
-    assert rushed.stop_reason == "time" and rushed.samples == 1024
+    rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=1e-9)
+    assert rushed.stop_reason == "time" and rushed.samples == FIRST_BATCH
 
 
 # -- worlds ------------------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def test_worlds_respect_what_is_known(prior):
     draws, flags, last = world_prior(position, prior)
     hands = set()
     for s in range(200):
-        hand = A.sample_world_nb(99, s, unseen, len(unseen), known, 8, draws, flags, last, 9, scratch, stock)
+        hand = W.sample_world_nb(99, s, unseen, len(unseen), known, 8, draws, flags, last, 9, scratch, stock)
         hands.add(hand)
         assert hand.bit_count() == 10 and hand & known == known and hand & position.unseen == hand & ~known
         assert mask_of(stock[: position.stock]) | hand == position.unseen | known and position.stock == 26
@@ -178,7 +179,7 @@ def test_the_played_prior_drops_opponents_that_would_have_knocked():
     scratch, stock = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
     could_knock = 0
     for s in range(300):
-        hand = A.sample_world_nb(5, s, unseen, len(unseen), 0, 10, draws, flags, last, 9, scratch, stock)
+        hand = W.sample_world_nb(5, s, unseen, len(unseen), 0, 10, draws, flags, last, 9, scratch, stock)
         could_knock += melds.deadwood_after_discard([hand | 1 << last])[0] <= 9
     assert could_knock <= 3  # only when MAX_ATTEMPTS ran out
 
@@ -287,3 +288,190 @@ def test_mc_plays_legal_hands_and_uses_its_budget():
     fiddly = Rules(big_gin=True, wall_rule="fiftieth_card", discard_taken_card=True, spade_double=True)
     searching = simulate(fiddly, strategies=["mc(samples=4, discards=2, draws=1)", "random"], hands=40, seed=4)
     assert searching.hands.height == 40
+
+
+def test_one_request_gives_the_options_and_the_file_form(tmp_path):
+    """Every field of Request is a command-line option and a file field, under the same name."""
+    from oklasim.advise.request import FIELD_NAMES
+
+    options = {p.name for p in advise_command.params}
+    assert set(FIELD_NAMES) <= options
+    path = tmp_path / "all.json"
+    path.write_text(json.dumps({name: None for name in FIELD_NAMES}))
+    assert set(load_request(path)) == set(FIELD_NAMES)
+
+
+# -- worlds weighted by the opponent's play of the history ------------------------------------------
+
+HISTORY = "opp pass; me pass; opp stock 8d; me stock 4s; opp stock Qh; me stock"
+
+
+def test_the_history_fixes_the_position():
+    from oklasim.advise.request import Request
+    from oklasim.advise.worlds import worlds_for
+
+    worlds = worlds_for(Request(hand=SITUATION["hand"], upcard="9c", history=HISTORY, window=0))
+    p = worlds.position
+    assert p.pile == tuple(parse_cards("9c 8d 4s Qh")) and p.stock == 27 and p.took is None
+    assert p.dealer == 0 and p.opponent_known == 0 and p.moment == "after_draw"  # the opponent was offered first
+    assert worlds.opponent_turns == 3 and worlds.evidence[0].shape == (3, 5)
+    took = worlds_for(Request(hand="2h 3h 4h 7s 7d 7h Jc Qc Kc 5d 8d", upcard="9c",
+                              history="opp pass; me pass; opp stock 8d; me pile")).position
+    assert took.took == parse_card("8d") and took.pile == (parse_card("9c"),)
+
+
+@pytest.mark.parametrize(
+    "history, message",
+    [
+        ("opp stock 8d", "on the first offer write 'upcard' or 'pass'"),
+        ("opp pass; opp pass", "turns alternate"),
+        ("opp pass; me pass; opp stock", "name the card discarded"),
+        ("opp pass; me pass; opp stock 9c", "9c cannot be discarded: it is elsewhere"),
+        ("opp upcard 9c", "the card taken from the pile may not go straight back"),
+        ("opp pass; me pass; opp draws 8d", "write <me|opp> <pass|upcard|pile|stock>"),
+        ("opp pass; me pass; opp stock Ks; me stock", "your hand holds a card the opponent has or threw"),
+    ],
+)
+def test_impossible_histories_are_one_line_errors(history, message):
+    with pytest.raises(ValueError, match=message) as info:
+        advise(SITUATION["hand"], upcard="9c", history=history, **QUICK)
+    assert "\n" not in str(info.value)
+
+
+def test_a_given_pile_must_agree_with_the_history():
+    with pytest.raises(ValueError, match="pile disagrees with the history"):
+        advise(SITUATION["hand"], upcard="9c", history=HISTORY, pile="9c 8d", **QUICK)
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "threshold:gin_only", "expert"])
+def test_the_replayed_views_are_the_engines(opponent):
+    """On the views rebuilt from the history, with its real cards, the opponent's decide gives its real answers."""
+    from oklasim._kernels import advise_history_nb as H
+    from oklasim._kernels import engine_nb as E
+    from oklasim._kernels import layout as L
+    from oklasim.advise.history import parse_history, replay
+    from oklasim.engine import kernel_rules, resolve_all, run_kernel
+    from oklasim.strategy import resolve
+
+    strategy = resolve(opponent)
+    _, _, trace = run_kernel(kernel_rules(Rules(), True), resolve_all(["simple", opponent], 2), 9, 0, 12,
+                             trace_capacity=12 * 120)
+    checked = 0
+    for game in np.unique(trace[:, 0]):
+        hands, turns, truths, upcard = [0, 0], [], [], None
+        for _, _, seat, event, a, _ in trace[trace[:, 0] == game].tolist():
+            who = "me" if seat == 0 else "opp"
+            if event == E.EV_DEAL:
+                hands[seat] = a
+            elif event == E.EV_UPCARD:
+                upcard = a
+            elif event == E.EV_PASS:
+                turns.append(f"{who} pass")
+            elif event in (E.EV_TAKE_UPCARD, E.EV_DRAW_PILE, E.EV_DRAW_STOCK):
+                turns.append(f"{who} " + {E.EV_TAKE_UPCARD: "upcard", E.EV_DRAW_PILE: "pile"}.get(event, "stock"))
+                hands[seat] |= 1 << a
+                if seat == 1:
+                    truths.append((hands[1], a))
+            elif event == E.EV_DISCARD:
+                hands[seat] &= ~(1 << a)
+                turns[-1] += f" {format_card(a)}"
+            elif event == E.EV_KNOCK:
+                break
+        if turns and turns[-1].split()[-1] in ("stock", "pile", "upcard"):
+            turns.pop()  # the knock that ended the hand is no discard
+        if turns and turns[-1].startswith("me"):
+            turns.pop()
+        if sum(t.startswith("opp") and "pass" not in t for t in turns) == 0:
+            continue
+        replayed = replay(parse_history("; ".join(turns)), upcard, Rules(), None, 0)
+        drawing = [i for i, row in enumerate(replayed.turns) if row[H.T_KIND] != H.TURN_PASS]
+        for i, (after, drawn) in zip(drawing, truths):
+            like = H.true_turn_likelihood_nb(strategy.decide, strategy.vector(), replayed.turns[i],
+                                             replayed.snapshots[i], after, drawn, 0.0)
+            assert like == 1.0, (turns, i)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_gin_holder_makes_the_knock_riskier():
+    """Not knocking says nothing about a gin-holder's hand: it may be close to gin, and undercut us."""
+    hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 9h Ks"  # knocking with Ks leaves 9
+    history = "opp pass; me pass; opp stock Kd; me stock 4s; opp stock Qs; me stock 6s; opp stock Jd; me stock 9s; " \
+              "opp stock 9d; me stock 8c; opp stock 8s; me stock"
+    risk = {}
+    for opponent in ("simple", "threshold:gin_only"):
+        advice = advise(hand, upcard="9c", history=history, opponent=opponent, seed=3, precision=None, race=False,
+                        slip=0.01, max_samples=4096, max_seconds=None)
+        assert advice.prior == "history" and advice.opponent_turns == 3 and 100 <= advice.ess <= advice.samples
+        assert "weighted by how likely" in advice.lines()[3]
+        risk[opponent] = advice.candidates[0].undercut.mean
+    assert risk["threshold:gin_only"] > risk["simple"] + 0.05
+
+
+# -- the plan for playing on, and budgets ----------------------------------------------------------
+
+
+def test_the_plan_plays_on_as_said():
+    from oklasim.advise.request import Request, plan_strategy
+
+    assert Request(plan="gin").continuation() == "expert(early_draws=0, gin_after_draws=0)"
+    assert "late_threshold=4" in plan_strategy("knock 4")
+    for bad, message in [("fold", "'gin', 'knock' or 'knock N'"), ("knock 11", "a deadwood from 0 to 10")]:
+        with pytest.raises(ValueError, match=message):
+            plan_strategy(bad)
+    with pytest.raises(ValueError, match="not both"):
+        Request(plan="gin", me="simple").continuation()
+    # Deadwood 5 after discarding Ks: holding for gin and knocking at 5 value playing on differently.
+    values = {}
+    for plan in ("gin", "knock 5"):
+        advice = advise(**SITUATION, plan=plan, seed=21, precision=None, race=False, max_samples=2048,
+                        max_seconds=None, discards=1)
+        assert advice.plan == plan and f"your plan '{plan}'" in advice.assumptions
+        values[plan] = next(c for c in advice.candidates if c.action == "continue").points
+    gap = values["knock 5"].mean - values["gin"].mean
+    assert abs(gap) > values["gin"].half_width + values["knock 5"].half_width
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--seconds", "0", "max_seconds 0.0: a positive number of seconds"),
+        ("--seconds", "-1", "max_seconds -1.0: a positive number of seconds"),
+        ("--seconds", "nan", "max_seconds nan: a positive number of seconds"),
+        ("--precision", "nan", "precision nan: a positive number of points"),
+        ("--workers", "0", "workers 0: a whole number of threads, at least 1"),
+        ("--samples", "0", "max_samples 0: a whole number of worlds, at least 1"),
+        ("--confidence", "1", "confidence 1.0: a probability between 0 and 1"),
+        ("--slip", "0.5", "slip 0.5: a chance from 0 to below 0.5"),
+        ("--plan", "fold", "plan 'fold'"),
+    ],
+)
+def test_nonsense_budgets_are_refused_in_one_line(option, value, message):
+    result = cli(SITUATION["hand"], "--upcard", "9c", "--pile", SITUATION["pile"], option, value)
+    assert result.exit_code == 1 and result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert message in result.output
+
+
+def test_the_time_budget_holds_against_a_slow_opponent():
+    import time
+
+    from oklasim.strategy import resolve
+
+    resolve("mc(samples=256)")  # compiled before the clock starts
+    started = time.perf_counter()
+    advice = advise(**SITUATION, opponent="mc(samples=256)", max_seconds=1.0, precision=0.01, seed=2)
+    took = time.perf_counter() - started
+    assert advice.stop_reason == "time" and 0 < advice.samples < 2000
+    assert took < 4.0  # about the budget: the first batch is small and the later ones fit the time left
+
+
+@pytest.mark.parametrize("history", ["opp pass; me upcard", "me pass; opp pass; me stock", "opp upcard Kh; me pile"])
+def test_first_turn_histories_agree_with_the_moment(history):
+    from oklasim.advise.request import Request
+    from oklasim.advise.worlds import worlds_for
+
+    hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d " + ("9c" if "upcard" in history.split(";")[-1] else "Kh")
+    if "me stock" in history:
+        hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d As"
+    worlds = worlds_for(Request(hand=hand, upcard="9c", history=history))
+    assert worlds.position.moment == "after_draw"

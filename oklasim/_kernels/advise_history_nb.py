@@ -1,0 +1,168 @@
+"""How likely the named opponent was to play exactly as it did, in one sampled world.
+
+A world gives the opponent's hand now. Going back through its turns (latest
+first), each turn is undone: the discard comes back, the card it drew goes
+(the pile card it took, or one of its cards drawn from the stock, chosen in
+proportion to how well it explains the turn). At every decision of the turn
+its own ``decide`` is asked, on the view it had then (``snapshots``, built by
+replaying the public history on an engine board), and the answer is compared
+with what it did: a match counts ``1 - slip``, a mismatch ``slip``.
+
+The world's weight is the product over its turns of the average, over the
+cards it may have drawn, of that likelihood: under a uniform deal every such
+card is equally likely a priori, so with a uniform hand now and every turn
+replayed these are exact importance weights for the posterior given the
+whole public history (``slip = 0``: exact rejection of a deterministic
+opponent). Cards are never invented or moved, so no world breaks a hard
+constraint; a world the model cannot explain at all gets weight 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import float64, int64, njit, uint64
+
+from .engine_nb import DECIDE_TYPE, knock_discards_nb
+from .kit_nb import BIT
+from .layout import (
+    D_DISCARD,
+    D_DRAW,
+    D_KNOCK,
+    D_TAKE_UPCARD,
+    NO_CARD,
+    R_BIG_GIN,
+    V_BIG_GIN,
+    V_DRAWN,
+    V_FORBIDDEN,
+    V_HAND,
+    V_KNOCK_DISCARDS,
+    V_KNOCK_LIMIT,
+    V_LAST_CHANCE,
+    V_RULES,
+)
+from .melds_nb import deadwood_nb
+from .rng_nb import N_CARDS, mix64_nb, next_state_nb
+
+# -- one opponent turn: an int64 row -------------------------------------------------------------
+T_KIND = 0  # TURN_*
+T_TAKEN = 1  # the card it took from the pile (TURN_UPCARD, TURN_PILE), else NO_CARD
+T_DISCARD = 2  # the card it discarded
+T_FORBIDDEN = 3  # the card it could not discard (the one it took, under the usual rule), else NO_CARD
+T_ELIGIBLE = 4  # mask of the cards that may have been its stock draw (TURN_STOCK, TURN_FORCED_STOCK)
+N_TURN_FIELDS = 5
+
+TURN_PASS = 0  # passed the first upcard (nothing else in this turn)
+TURN_UPCARD = 1  # took the first upcard, then discarded
+TURN_PILE = 2  # chose the pile top, then discarded
+TURN_STOCK = 3  # chose the stock, then discarded
+TURN_FORCED_STOCK = 4  # drew from the stock after both passed (no choice), then discarded
+
+SNAP_CHOICE = 0  # the view at its offer or draw decision
+SNAP_AFTER = 1  # the view after its draw, at its knock and discard decisions
+
+
+@njit(cache=True)
+def agrees_nb(fn, kind, snapshot, hand, drawn, forbidden, params, answer, slip, scratch):
+    """1 - slip if ``fn`` answers ``answer`` at ``kind`` holding ``hand``, else slip."""
+    scratch[:] = snapshot
+    scratch[V_HAND] = hand
+    if drawn >= 0:
+        scratch[V_DRAWN] = drawn
+    if forbidden >= 0:
+        scratch[V_FORBIDDEN] = forbidden
+    return 1.0 - slip if fn(kind, scratch, params) == answer else slip
+
+
+@njit(cache=True)
+def declines_knock_nb(fn, snapshot, hand, drawn, forbidden, params, slip, scratch):
+    """Likelihood that it did not knock holding 11 cards ``hand`` (1 when no knock was on offer)."""
+    options = knock_discards_nb(hand, snapshot[V_KNOCK_LIMIT], forbidden)
+    big_gin = snapshot[V_RULES + R_BIG_GIN] != 0 and deadwood_nb(hand) == 0
+    if options == 0 and not big_gin:
+        return 1.0
+    scratch[:] = snapshot
+    scratch[V_HAND] = hand
+    scratch[V_DRAWN] = drawn
+    scratch[V_FORBIDDEN] = forbidden
+    scratch[V_KNOCK_DISCARDS] = options
+    scratch[V_BIG_GIN] = 1 if big_gin else 0
+    scratch[V_LAST_CHANCE] = 0
+    return 1.0 - slip if fn(D_KNOCK, scratch, params) == NO_CARD else slip
+
+
+@njit(cache=True)
+def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
+    """Likelihood of one drawing turn, given the 11 cards ``after`` its draw and the card ``drawn``."""
+    kind = turn[T_KIND]
+    before = after & ~(BIT << drawn)
+    like = 1.0
+    if kind == TURN_UPCARD:
+        like *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, 1, slip, scratch)
+    elif kind == TURN_PILE or kind == TURN_STOCK:
+        answer = 1 if kind == TURN_PILE else 0
+        like *= agrees_nb(fn, D_DRAW, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, answer, slip, scratch)
+    if like == 0.0:
+        return like
+    forbidden = turn[T_FORBIDDEN]
+    like *= declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, slip, scratch)
+    if like == 0.0:
+        return like
+    return like * agrees_nb(fn, D_DISCARD, snapshots[SNAP_AFTER], after, drawn, forbidden, params, turn[T_DISCARD],
+                            slip, scratch)
+
+
+@njit(cache=True)
+def history_weight_nb(fn, params, turns, snapshots, hand, slip, state):
+    """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc."""
+    scratch = np.empty(snapshots.shape[2], dtype=np.int64)
+    likes = np.empty(N_CARDS, dtype=np.float64)
+    cards = np.empty(N_CARDS, dtype=np.int64)
+    weight = 1.0
+    for i in range(turns.shape[0] - 1, -1, -1):
+        turn = turns[i]
+        if turn[T_KIND] == TURN_PASS:
+            weight *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[i, SNAP_CHOICE], hand, NO_CARD, NO_CARD, params, 0, slip,
+                                scratch)
+            continue
+        after = hand | (BIT << turn[T_DISCARD])
+        if turn[T_KIND] == TURN_UPCARD or turn[T_KIND] == TURN_PILE:
+            options = after & (BIT << turn[T_TAKEN])
+        else:
+            options = after & turn[T_ELIGIBLE]
+        n, total = 0, 0.0
+        while options:
+            low = options & -options
+            options ^= low
+            card = 0
+            while (BIT << card) != low:
+                card += 1
+            like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch)
+            likes[n], cards[n] = like, card
+            total += like
+            n += 1
+        if total == 0.0:
+            return 0.0, state
+        # The card it drew, in proportion to its likelihood; the weight keeps the average (uniform a priori).
+        state = next_state_nb(state)
+        target = (mix64_nb(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        pick = 0
+        while pick < n - 1 and target >= likes[pick]:
+            target -= likes[pick]
+            pick += 1
+        weight *= total / n
+        hand = after & ~(BIT << cards[pick])
+    return weight, state
+
+
+@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64), cache=True)
+def world_weight_nb(fn, params, turns, snapshots, hand, slip, state):
+    """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
+    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state)
+    return weight
+
+
+@njit(float64(DECIDE_TYPE, float64[::1], int64[::1], int64[:, ::1], int64, int64, float64), cache=True)
+def true_turn_likelihood_nb(fn, params, turn, snapshots, after, drawn, slip):
+    """``turn_likelihood_nb`` of one drawing turn, compiled once for every strategy (for checks from Python)."""
+    scratch = np.empty(snapshots.shape[1], dtype=np.int64)
+    return turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch)

@@ -1,0 +1,379 @@
+"""Playing candidate columns out in sampled worlds: the advisor's Monte Carlo kernel.
+
+``run_samples_nb`` plays worlds ``lo .. hi - 1`` for the active columns;
+``advise_batch_nb`` is its GIL-free entry point for worker threads. A knock
+column is settled by the showdown; any other column is played on by the
+engine's own hand loop with the seats' continuation strategies, nothing of
+the rules restated here beyond reading the hand record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import float64, int64, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .advise_columns_nb import (
+    C_DEADWOOD,
+    C_DISCARD,
+    C_KIND,
+    C_MELDS,
+    C_N_MELDS,
+    C_PRE,
+    PRE_PASS,
+    PRE_PILE,
+    PRE_STOCK,
+    PRE_TAKE,
+    SHOWDOWN,
+)
+from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
+from .advise_worlds_nb import sample_world_nb, template_nb, unseen_nb
+from .engine_nb import (
+    DECIDE_SIGNATURE,
+    DECIDE_TYPE,
+    ST_ERROR,
+    after_draw_nb,
+    deal_nb,
+    draw_nb,
+    first_offer_nb,
+    next_dealer_nb,
+    play_hand_nb,
+    score_pair_nb,
+    seed_views_nb,
+)
+from .layout import (
+    BIG_GIN,
+    BOARD_ROWS,
+    D_ARRANGE,
+    D_DISCARD,
+    D_KNOCK,
+    ERROR_FIELDS,
+    E_NONE,
+    HIDDEN,
+    H_SEAT_POINTS,
+    H_WINNER,
+    MAX_ARRANGEMENTS,
+    MAX_HANDS_PER_GAME,
+    MAX_SEATS,
+    NO_CARD,
+    N_HAND_FIELDS,
+    OUT_TIE,
+    OUT_UNDERCUT,
+    PHASE_DRAW,
+    R_TARGET_SCORE,
+    S_DECK,
+    S_ERROR,
+    S_HANDS,
+    S_PHASE,
+    S_RECORD,
+    S_RULES,
+    S_STOCK_POS,
+    S_TURN,
+    V_DEALER,
+    V_FORBIDDEN,
+    V_HAND,
+    V_HAND_NUMBER,
+    V_KNOCK_LIMIT,
+    V_MULTIPLIER,
+    V_SCORES,
+    V_SEAT,
+    V_SIZE,
+    V_STOCK_LEFT,
+)
+from .melds_nb import deadwood_nb, layoff_deadwood_nb
+from .rng_nb import N_CARDS, next_state_nb, stream_state_nb
+
+# -- results per world and column ---------------------------------------------------------
+O_POINTS = 0  # my points minus the opponent's in this hand
+O_OUTCOME = 1  # WON_HAND, LOST_HAND or NO_SCORE
+O_WIN = 2  # 1 if I win the game (game mode), else 0
+O_UNDERCUT = 3  # 1 if a knock was undercut
+N_OUT = 4
+WON_HAND = 0
+LOST_HAND = 1
+NO_SCORE = 2
+
+# -- codes returned besides the engine's E_* ----------------------------------------------
+E_BAD_VIEW = 10  # the view's cards do not add up (advisor input checks make this unreachable)
+
+# -- answers of the forced decider: a rollout's first decisions, read from its params -----
+F_KNOCK = 0
+F_DISCARD = 1
+F_ARRANGE = 2
+F_TAKE = 3
+
+
+@njit(DECIDE_SIGNATURE, cache=True)
+def forced_nb(kind, view, params):
+    """Plays the answers a rollout prescribes for the deciding seat's first decisions."""
+    if kind == D_KNOCK:
+        return int64(params[F_KNOCK])
+    if kind == D_DISCARD:
+        return int64(params[F_DISCARD])
+    if kind == D_ARRANGE:
+        return int64(params[F_ARRANGE])
+    return int64(params[F_TAKE])
+
+
+def decide_function(dispatcher):
+    """An intrinsic returning ``dispatcher`` as a first-class DECIDE_TYPE value inside numba code.
+
+    A jitted function that names a dispatcher as a value cannot be cached
+    (numba embeds the Python object's address). This builds the value from
+    the compiled code alone, linked statically, so the caller caches. The
+    caller's cache then holds a copy of ``dispatcher``'s code: key it on the
+    source of that code too (``oklasim.strategy_api.cache_depends_on``).
+    """
+
+    @intrinsic
+    def as_function(typingctx):
+        def codegen(context, builder, signature, args):
+            cres = dispatcher.get_compile_result(DECIDE_SIGNATURE)
+            llvoidptr = context.get_value_type(types.voidptr)
+            value = cgutils.create_struct_proxy(DECIDE_TYPE)(context, builder)
+            value.py_addr = llvoidptr(None)  # no Python object: the value is never boxed
+            pointer_type = context.get_value_type(DECIDE_TYPE.ftype)
+            wrapper = cgutils.get_or_insert_function(
+                builder.module, pointer_type.pointee, cres.fndesc.llvm_cfunc_wrapper_name
+            )
+            value.c_addr = builder.bitcast(wrapper, llvoidptr)
+            value.jit_addr = builder.bitcast(context.declare_function(builder.module, cres.fndesc), llvoidptr)
+            context.active_code_library.add_linking_library(cres.library)
+            return value._getvalue()
+
+        return DECIDE_TYPE(), codegen
+
+    return as_function
+
+
+# -- playing a column in a world --------------------------------------------------------------
+
+
+@njit(cache=True)
+def showdown_nb(board, column, opp_hand):
+    """(outcome code, my points, the opponent's points) of a knock column against ``opp_hand``."""
+    dw_knocker = column[C_DEADWOOD]
+    gin = dw_knocker == 0
+    if gin:
+        dw = deadwood_nb(opp_hand)
+    else:
+        dw, _ = layoff_deadwood_nb(column[C_MELDS : C_MELDS + 4], column[C_N_MELDS], opp_hand)
+    big_gin = column[C_DISCARD] == BIG_GIN
+    return score_pair_nb(board, dw_knocker, dw, gin, big_gin, board[0, V_MULTIPLIER])
+
+
+@njit(cache=True)
+def seat_tuple_nb(me, mine, theirs):
+    """The four-seat decider tuple with ``mine`` at seat ``me`` (two players)."""
+    if me == 0:
+        return (mine, theirs, mine, theirs)
+    return (theirs, mine, theirs, mine)
+
+
+@njit(cache=True)
+def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arrangements, trace, status):
+    """Play a rollout column on ``work`` (a world's board) to the end of the hand; returns a status."""
+    pre = column[C_PRE]
+    opp = 1 - me
+    if pre == PRE_PASS:
+        forced_params[me, F_TAKE] = 0
+        error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)
+        if error:
+            return error
+        return play_hand_nb(work, cont, params, arrangements, trace, status)
+    if pre == PRE_TAKE:
+        forced_params[me, F_TAKE] = 1
+        error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)
+        if error:
+            return error
+        taken = draw_nb(work, me, True)
+    elif pre == PRE_PILE:
+        taken = draw_nb(work, me, True)
+    elif pre == PRE_STOCK:
+        draw_nb(work, me, False)
+        taken = NO_CARD
+    if column[C_DISCARD] >= 0:
+        forced_params[me, F_KNOCK] = NO_CARD
+        forced_params[me, F_DISCARD] = column[C_DISCARD]
+        error, over = after_draw_nb(work, forced, forced_params, me, taken, arrangements, trace, status)
+    else:
+        error, over = after_draw_nb(work, cont, params, me, taken, arrangements, trace, status)
+    if error or over:
+        return error
+    work[HIDDEN, S_PHASE] = PHASE_DRAW
+    work[HIDDEN, S_TURN] = opp
+    return play_hand_nb(work, cont, params, arrangements, trace, status)
+
+
+@njit(cache=True)
+def play_rest_nb(board, deciders, params, scores, dealer, hand_number, deck_rng, arrangements, trace, status):
+    """Deal and play hands from ``scores`` until one reaches the target. Returns (status, winner).
+
+    The game's loop of ``play_game_nb`` without its records: the chance to
+    win from a score needs only who gets there first.
+    """
+    players = 2
+    hands = 0
+    while hands < MAX_HANDS_PER_GAME:
+        top = scores[0]
+        for seat in range(1, players):
+            top = max(top, scores[seat])
+        if top >= board[HIDDEN, S_RULES + R_TARGET_SCORE]:
+            break
+        deck_rng = deal_nb(board, dealer, hand_number, scores, deck_rng)
+        error = play_hand_nb(board, deciders, params, arrangements, trace, status)
+        if error:
+            return error, -1
+        record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+        for seat in range(players):
+            scores[seat] += record[H_SEAT_POINTS + seat]
+        dealer = next_dealer_nb(board, record, dealer)
+        hand_number += 1
+        hands += 1
+    winner = 0
+    for seat in range(1, players):
+        if scores[seat] > scores[winner]:
+            winner = seat
+    return E_NONE, winner
+
+
+@njit(cache=True)
+def run_samples_nb(
+    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn, forced_fn, params, out,
+    weights, status
+):
+    """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
+
+    ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
+    strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
+    ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
+    ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
+    world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
+    (``advise_history_nb``); a world of weight 0 is not played. Returns a status
+    (the engine's error fields go to ``status[ST_ERROR:]``).
+    """
+    me = view[V_SEAT]
+    opp = 1 - me
+    template = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
+    template_nb(view, kind, template)
+    work = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
+    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    trace = np.zeros((0, 6), dtype=np.int64)
+    unseen = np.empty(N_CARDS, dtype=np.int64)
+    scratch = np.empty(N_CARDS, dtype=np.int64)
+    stock = np.empty(N_CARDS, dtype=np.int64)
+    n_unseen, known, need = unseen_nb(view, unseen)
+    if need < 0 or n_unseen - need != view[V_STOCK_LEFT]:
+        return E_BAD_VIEW
+    cont = seat_tuple_nb(me, me_fn, opp_fn)
+    forced = seat_tuple_nb(me, forced_fn, opp_fn)
+    forced_params = params.copy()
+    record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
+    scores = np.zeros(MAX_SEATS, dtype=np.int64)
+    view_key = key ^ 0x2545F4914F6CDD1D
+    deck_key = key ^ 0x1B873593
+    history_key = key ^ 0x68E31DA4
+    turns, snapshots, slip = evidence
+    taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    for s in range(lo, hi):
+        opp_hand = sample_world_nb(key, s, unseen, n_unseen, known, need, prior[0], prior[1], prior[2],
+                                   view[V_KNOCK_LIMIT], scratch, stock)
+        row = out[s - lo]
+        weight = 1.0
+        if turns.shape[0] > 0:
+            weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, opp_hand, slip,
+                                          stream_state_nb(history_key, s))
+        weights[s - lo] = weight
+        if weight == 0.0:
+            row[:, :] = 0
+            continue
+        for c in range(n_cand):
+            if not active[c]:
+                continue
+            column = cand[c]
+            if column[C_KIND] == SHOWDOWN:
+                outcome, mine, theirs = showdown_nb(template, column, opp_hand)
+                record[:] = 0
+                record[H_SEAT_POINTS + me] = mine
+                record[H_SEAT_POINTS + opp] = theirs
+                record[H_WINNER] = -1 if outcome == OUT_TIE else (opp if outcome == OUT_UNDERCUT else me)
+                row[c, O_UNDERCUT] = 1 if outcome == OUT_UNDERCUT else 0
+                if game_mode:
+                    work[:, :] = template
+                    seed_views_nb(work, view_key, s)
+            else:
+                work[:, :] = template
+                work[HIDDEN, S_HANDS + opp] = opp_hand
+                work[opp, V_HAND] = opp_hand
+                stock_pos = work[HIDDEN, S_STOCK_POS]
+                for i in range(n_unseen - need):
+                    work[HIDDEN, S_DECK + stock_pos + i] = stock[i]
+                seed_views_nb(work, view_key, s)
+                error = rollout_nb(
+                    work, me, column, taken0, cont, forced, params, forced_params, arrangements, trace, status
+                )
+                if error:
+                    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+                    return error
+                record[:] = work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+                row[c, O_UNDERCUT] = 0
+            mine = record[H_SEAT_POINTS + me]
+            theirs = record[H_SEAT_POINTS + opp]
+            winner = record[H_WINNER]
+            row[c, O_POINTS] = mine - theirs
+            row[c, O_OUTCOME] = WON_HAND if winner == me else (LOST_HAND if winner == opp else NO_SCORE)
+            row[c, O_WIN] = 0
+            if game_mode:
+                for seat in range(MAX_SEATS):
+                    scores[seat] = view[V_SCORES + seat]
+                scores[me] += mine
+                scores[opp] += theirs
+                dealer = next_dealer_nb(work, record, view[V_DEALER])
+                deck_rng = next_state_nb(stream_state_nb(deck_key, s))
+                error, game_winner = play_rest_nb(
+                    work, cont, params, scores, dealer, view[V_HAND_NUMBER] + 1, deck_rng, arrangements, trace, status
+                )
+                if error:
+                    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+                    return error
+                row[c, O_WIN] = 1 if game_winner == me else 0
+    return E_NONE
+
+
+ADVISE_BATCH_SIGNATURE = int64(
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    DECIDE_TYPE,
+    float64[:, ::1],
+    int64[::1],
+    int64,
+    int64[:, ::1],
+    int64,
+    int64[::1],
+    int64,
+    int64,
+    int64[::1],
+    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
+    int64,
+    int64,
+    int64[:, :, ::1],
+    float64[::1],
+    int64[::1],
+)
+
+
+@njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
+def advise_batch_nb(
+    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, out,
+    weights, status
+):
+    """``run_samples_nb`` without the GIL, for the advisor's worker threads."""
+    return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn,
+                          forced_fn, params, out, weights, status)
+
+
+@njit(cache=True)
+def no_evidence_nb(n_snapshot_fields):
+    """Evidence of no turns: every world weighs 1."""
+    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0)

@@ -1,0 +1,245 @@
+"""Worlds: one sample of the hidden cards (the opponent's hand and the stock order) seen from a view row.
+
+World ``s`` depends only on ``(key, s)``, whatever the batch or the thread,
+so that every candidate is played in the same worlds (common random numbers).
+Two players only: the worlds assume one opponent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
+from .layout import (
+    D_DISCARD,
+    D_DRAW,
+    D_KNOCK,
+    D_TAKE_UPCARD,
+    HIDDEN,
+    MAX_SEATS,
+    NO_CARD,
+    N_MEMORY,
+    N_RULE_FIELDS,
+    PHASE_DRAW,
+    PHASE_FORCED_STOCK,
+    PHASE_OFFER,
+    R_HAND_SIZE,
+    S_DEALER,
+    S_FIRST_TAKER,
+    S_HANDS,
+    S_OFFERS,
+    S_PHASE,
+    S_RULES,
+    S_STOCK_POS,
+    S_TURN,
+    V_BIG_GIN,
+    V_DEALER,
+    V_DISCARDED,
+    V_DRAWN,
+    V_DRAWS,
+    V_FORBIDDEN,
+    V_HAND,
+    V_HAND_NUMBER,
+    V_KNOCK_DISCARDS,
+    V_KNOCK_LIMIT,
+    V_LAST_CHANCE,
+    V_MEMORY,
+    V_MULTIPLIER,
+    V_MY_DRAWS,
+    V_N_ARRANGEMENTS,
+    V_PASSED,
+    V_PILE,
+    V_PILE_MASK,
+    V_PILE_SIZE,
+    V_PLAYERS,
+    V_RULES,
+    V_SCORES,
+    V_SEAT,
+    V_SIZE,
+    V_STOCK_LEFT,
+    V_TAKEN,
+    V_UPCARD,
+)
+from .melds_nb import deadwood_after_discard_nb, deadwood_nb
+from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
+
+# -- the played prior (``sample_world_nb``) ------------------------------------------------
+PRIOR_NO_KNOCK = 1  # drop worlds where the opponent could have knocked on its last turn
+PRIOR_LAST_DISCARD = 2  # drop worlds where its last discard was not one leaving the least deadwood
+PRIOR_PLAYED = PRIOR_NO_KNOCK | PRIOR_LAST_DISCARD
+MAX_ATTEMPTS = 8
+REPAIR_STEPS = 24
+
+
+# -- worlds ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def unseen_nb(view, out):
+    """The cards the seat cannot place, into ``out``; returns (count, opponent's known cards, cards it still needs).
+
+    The opponent holds what it took from the pile and did not throw back
+    (a card taken and discarded again is on the pile, or with the seat).
+    """
+    me = view[V_SEAT]
+    opp = 1 - me
+    hand = view[V_HAND]
+    pile = view[V_PILE_MASK]
+    known = view[V_TAKEN + opp] & ~pile & ~hand
+    rest = FULL_DECK & ~hand & ~pile & ~known
+    n = 0
+    for card in range(N_CARDS):
+        if rest >> card & 1:
+            out[n] = card
+            n += 1
+    need = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known)
+    return n, known, need
+
+
+@njit(cache=True)
+def template_nb(view, kind, board):
+    """A board holding everything the seat knows, at its decision ``kind``; the hidden cards come per world."""
+    board[:, :] = 0
+    me = view[V_SEAT]
+    opp = 1 - me
+    for k in range(V_SIZE):
+        board[me, k] = view[k]
+    for k in range(N_MEMORY):
+        board[me, V_MEMORY + k] = 0  # the continuation strategy starts with a blank memory
+    board[me, V_KNOCK_DISCARDS] = 0
+    board[me, V_BIG_GIN] = 0
+    board[me, V_LAST_CHANCE] = 0
+    board[me, V_N_ARRANGEMENTS] = 0
+    theirs = board[opp]
+    for slot in (V_PLAYERS, V_DEALER, V_HAND_NUMBER, V_UPCARD, V_KNOCK_LIMIT, V_MULTIPLIER, V_STOCK_LEFT, V_PILE_SIZE,
+                 V_DRAWS, V_PILE_MASK):
+        theirs[slot] = view[slot]
+    for k in range(MAX_SEATS):
+        theirs[V_SCORES + k] = view[V_SCORES + k]
+        theirs[V_TAKEN + k] = view[V_TAKEN + k]
+        theirs[V_DISCARDED + k] = view[V_DISCARDED + k]
+        theirs[V_PASSED + k] = view[V_PASSED + k]
+    for k in range(N_RULE_FIELDS):
+        theirs[V_RULES + k] = view[V_RULES + k]
+        board[HIDDEN, S_RULES + k] = view[V_RULES + k]
+    for k in range(view[V_PILE_SIZE]):
+        theirs[V_PILE + k] = view[V_PILE + k]
+    theirs[V_SEAT] = opp
+    theirs[V_MY_DRAWS] = max(view[V_DRAWS] - view[V_MY_DRAWS], 0)
+    theirs[V_DRAWN] = NO_CARD
+    theirs[V_FORBIDDEN] = NO_CARD
+    board[HIDDEN, S_DEALER] = view[V_DEALER]
+    board[HIDDEN, S_TURN] = me
+    board[HIDDEN, S_PHASE] = PHASE_DRAW
+    if kind == D_TAKE_UPCARD:
+        board[HIDDEN, S_PHASE] = PHASE_OFFER
+        board[HIDDEN, S_OFFERS] = view[V_PASSED] + view[V_PASSED + 1]
+    elif kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0:
+        board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
+    board[HIDDEN, S_STOCK_POS] = N_CARDS - view[V_STOCK_LEFT]
+    board[HIDDEN, S_FIRST_TAKER] = -1
+    board[HIDDEN, S_HANDS + me] = view[V_HAND]
+
+
+@njit(cache=True)
+def repair_nb(hand, known, last, limit, flags, scratch, lo, hi, state):
+    """Swap cards until the opponent's last discard fits ``hand``; returns (hand, state, fits).
+
+    The opponent threw ``last`` holding ``hand`` plus ``last``. If another
+    card was a better discard (``PRIOR_LAST_DISCARD``), it did not hold that
+    card: swap it for the next unseen card. If it could have knocked
+    (``PRIOR_NO_KNOCK``), swap a random unknown card. Unseen cards are taken
+    in the order of ``scratch[lo:hi]``, round and round, skipping held ones.
+    """
+    free = hand & ~known
+    if free == 0 or hi <= lo:
+        return hand, state, False
+    k = 0
+    for _ in range(REPAIR_STEPS):
+        with_last = hand | (BIT << last)
+        best = deadwood_after_discard_nb(with_last)
+        if flags & PRIOR_LAST_DISCARD and deadwood_nb(hand) > best:
+            out = best_discard_nb(with_last, hand & ~known)
+        elif flags & PRIOR_NO_KNOCK and best <= limit:
+            state = next_state_nb(state)
+            out = nth_card_nb(hand & ~known, below_nb(state, count_cards_nb(hand & ~known)))
+        else:
+            return hand, state, True
+        card = NO_CARD
+        for _ in range(hi - lo):  # the stock's cards at least are free: this finds one
+            candidate = scratch[lo + k % (hi - lo)]
+            k += 1
+            if not hand >> candidate & 1:
+                card = candidate
+                break
+        if card < 0:
+            return hand, state, False
+        hand = (hand & ~(BIT << out)) | (BIT << card)
+    return hand, state, False
+
+
+@njit(cache=True)
+def sample_world_nb(key, sample, unseen, n_unseen, known, need, draws, flags, last_discard, limit, scratch, stock):
+    """World ``sample``: returns the opponent's hand; ``stock[:n_unseen - need]`` gets the stock, top first.
+
+    ``draws < 0``: the opponent's unknown cards are uniform among the unseen
+    ones. ``draws >= 0`` (the *played* prior): a uniform hand improved by
+    ``draws`` stock draws, each followed by the discard leaving the least
+    deadwood (never a card it is known to hold), as an opponent that played
+    those turns would hold; its discards go back among the unseen cards and
+    the stock is shuffled again. Then, when ``last_discard >= 0`` (the card
+    it threw on its last turn), the hand is repaired (``repair_nb``) until,
+    holding it plus that card, the opponent could not have knocked
+    (``PRIOR_NO_KNOCK``: it did not, and the opponents modelled knock when
+    they can) and that card was a discard leaving the least deadwood
+    (``PRIOR_LAST_DISCARD``); a world still failing after ``REPAIR_STEPS``
+    swaps is drawn again, up to ``MAX_ATTEMPTS`` times.
+    ``experiments/advise_prior_calibration.py`` measures what each step buys.
+    """
+    state = stream_state_nb(key, sample)
+    hand = known
+    for attempt in range(MAX_ATTEMPTS):
+        for i in range(n_unseen):
+            scratch[i] = unseen[i]
+        state = shuffle_deck_nb(state, scratch[:n_unseen])
+        hand = known
+        for i in range(need):
+            hand |= BIT << scratch[i]
+        if draws < 0:
+            for i in range(n_unseen - need):
+                stock[i] = scratch[need + i]
+            return hand
+        used = need + min(draws, n_unseen - need)
+        for i in range(need, used):
+            hand |= BIT << scratch[i]
+            hand &= ~(BIT << best_discard_nb(hand, hand & ~known))
+        if last_discard < 0 or flags & (PRIOR_NO_KNOCK | PRIOR_LAST_DISCARD) == 0:
+            break
+        hand, state, fits = repair_nb(hand, known, last_discard, limit, flags, scratch, 0, n_unseen, state)
+        if fits:
+            break
+    n = 0
+    for i in range(n_unseen):
+        if not hand >> scratch[i] & 1:
+            stock[n] = scratch[i]
+            n += 1
+    shuffle_deck_nb(state, stock[:n])
+    return hand
+
+
+@njit(cache=True)
+def played_prior_nb(view, kind):
+    """``[draws, flags, last discard]`` of the played prior, exact from an engine view."""
+    me = view[V_SEAT]
+    opp = 1 - me
+    opp_draws = view[V_DRAWS] - view[V_MY_DRAWS]
+    last = NO_CARD
+    if opp_draws > 0 and view[V_PILE_SIZE] + (1 if kind == D_KNOCK or kind == D_DISCARD else 0) > 0:
+        drawn = view[V_DRAWN]
+        if (kind == D_KNOCK or kind == D_DISCARD) and drawn >= 0 and view[V_TAKEN + me] >> drawn & 1:
+            last = drawn  # I took its discard
+        elif view[V_PILE_SIZE] > 0:
+            last = view[V_PILE + view[V_PILE_SIZE] - 1]
+    draws = max(opp_draws - count_cards_nb(view[V_TAKEN + opp]), 0)
+    return np.array([draws, PRIOR_PLAYED, last], dtype=np.int64)

@@ -1,0 +1,154 @@
+"""The body of the ``mc`` strategy: determinized Monte Carlo over one decision, from the seat's view row."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import int64, njit, uint64
+
+from .advise_columns_nb import (
+    C_ACTION,
+    C_DISCARD,
+    C_KIND,
+    C_PRE,
+    MAX_COLUMNS,
+    N_CAND_FIELDS,
+    PRE_NONE,
+    PRE_PILE,
+    PRE_TAKE,
+    ROLLOUT,
+    add_column_nb,
+    after_draw_candidates_nb,
+    arrangement_columns_nb,
+    candidates_nb,
+)
+from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
+from .advise_worlds_nb import played_prior_nb
+from .engine_nb import STATUS_SIZE
+from .layout import (
+    D_ARRANGE,
+    D_DISCARD,
+    D_DRAW,
+    D_KNOCK,
+    D_TAKE_UPCARD,
+    MAX_PARAMS,
+    MAX_SEATS,
+    NO_CARD,
+    V_DRAWS,
+    V_FORBIDDEN,
+    V_HAND,
+    V_LAST_CHANCE,
+    V_MEMORY,
+    V_PLAYERS,
+    V_RNG,
+    V_SEAT,
+    V_SIZE,
+)
+from .rng_nb import next_state_nb, stream_state_nb
+
+# -- parameters of the mc strategy (the order of its Family params) -----------------------
+P_SAMPLES = 0
+P_DISCARDS = 1
+P_DRAWS = 2
+P_CONTINUATION = 3
+P_OPPONENT = 4
+P_PRIOR = 5
+
+
+@njit(cache=True)
+def answer_nb(kind, view, column):
+    """The answer to decision ``kind`` that starts candidate ``column``."""
+    if kind == D_ARRANGE:
+        return column[C_ACTION]
+    if kind == D_DRAW:
+        return 1 if column[C_PRE] == PRE_PILE else 0
+    if kind == D_TAKE_UPCARD:
+        return 1 if column[C_PRE] == PRE_TAKE else 0
+    if kind == D_KNOCK and column[C_KIND] == ROLLOUT:
+        # Play on: remember the discard chosen with it for the D_DISCARD that follows.
+        view[V_MEMORY] = column[C_DISCARD] + 1
+        view[V_MEMORY + 1] = view[V_DRAWS]
+        return NO_CARD
+    return column[C_DISCARD]
+
+
+CONTINUE_SIMPLE, CONTINUE_GREEDY, CONTINUE_EXPERT = 0, 1, 2  # codes of mc's continuation and opponent
+
+
+@njit(cache=True)
+def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
+    if code == CONTINUE_EXPERT:
+        return expert_fn
+    return greedy_fn if code == CONTINUE_GREEDY else simple_fn
+
+
+@njit(cache=True)
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params):
+    """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
+
+    ``params``: samples per decision, sensible discards tried when playing
+    on (0: only the continuation's own discard, and discards are left to
+    it), whether draws are searched too (else the continuation strategy
+    draws), the continuation strategy and the opponent model (0 = simple,
+    1 = greedy, 2 = expert with ``expert_params``),
+    and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``).
+    With more than two players it plays like its continuation strategy.
+    """
+    me = view[V_SEAT]
+    rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
+    cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
+    opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
+    if params[P_CONTINUATION] == CONTINUE_EXPERT:
+        rollout_params[me] = expert_params
+    if params[P_OPPONENT] == CONTINUE_EXPERT:
+        for seat in range(MAX_SEATS):
+            if seat != me:
+                rollout_params[seat] = expert_params
+    own = rollout_params[me]
+    if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
+        return cont_fn(kind, view, own)
+    if (kind == D_DRAW or kind == D_TAKE_UPCARD) and params[P_DRAWS] == 0:
+        return cont_fn(kind, view, own)
+    if kind == D_DISCARD and view[V_MEMORY] > 0 and view[V_MEMORY + 1] == view[V_DRAWS]:
+        card = view[V_MEMORY] - 1
+        view[V_MEMORY] = 0
+        if view[V_HAND] >> card & 1 and card != view[V_FORBIDDEN]:
+            return card
+    max_continue = int64(params[P_DISCARDS])
+    if kind == D_DISCARD and max_continue == 0:
+        return cont_fn(kind, view, own)
+    cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
+    if kind == D_ARRANGE:
+        n = arrangement_columns_nb(view, cand)
+    elif kind == D_KNOCK and max_continue == 0:
+        # Knock with each legal discard, or play on with the discard the continuation would make.
+        hand, forbidden = view[V_HAND], view[V_FORBIDDEN]
+        n, action = after_draw_candidates_nb(view, hand, forbidden, PRE_NONE, True, False, 0, cand, 0, 0)
+        if view[V_LAST_CHANCE] == 0:
+            n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, cont_fn(D_DISCARD, view, own), action)
+    else:
+        n = candidates_nb(view, kind, max(max_continue, 1), cand)
+    if n == 0:
+        return cont_fn(kind, view, own)
+    if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
+        return answer_nb(kind, view, cand[0])
+    state = next_state_nb(uint64(view[V_RNG]))
+    view[V_RNG] = np.int64(state)
+    key = np.int64(stream_state_nb(state, 7) >> uint64(1))
+    samples = max(int64(params[P_SAMPLES]), 1)
+    out = np.zeros((samples, n, N_OUT), dtype=np.int64)
+    active = np.ones(n, dtype=np.int64)
+    status = np.zeros(STATUS_SIZE, dtype=np.int64)
+    prior = played_prior_nb(view, kind) if params[P_PRIOR] != 0 else np.array([-1, 0, -1], dtype=np.int64)
+    weights = np.empty(samples, dtype=np.float64)
+    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, no_evidence_nb(V_SIZE), 0, samples, cont_fn,
+                           opp_fn, forced_fn, rollout_params, out, weights, status)
+    if error:
+        return cont_fn(kind, view, own)
+    best, best_total = 0, np.int64(-(1 << 40))
+    for c in range(n):
+        total = np.int64(0)
+        for s in range(samples):
+            total += out[s, c, O_POINTS]
+        if total > best_total:
+            best, best_total = c, total
+    return answer_nb(kind, view, cand[best])

@@ -1,0 +1,42 @@
+"""Should I knock now? Monte Carlo advice for one concrete two-player situation.
+
+>>> advice = advise("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", upcard="9c", pile="9c 8d 4s",
+...                 max_samples=2048, precision=None, seed=1)              # doctest: +SKIP
+>>> advice.recommendation.action, advice.recommendation.discard        # doctest: +SKIP
+('knock', 'Ks')
+
+What you know (your hand, the knock limit, the discard pile, the cards the
+opponent took from it, the scores) fixes a set of *worlds*: the opponent's
+hand and the stock order. ``advise`` samples worlds consistent with what
+you know, plays every candidate action in the same worlds (common random
+numbers) with the chosen continuation strategies, and stops when the best
+action is separated from the others with confidence, when every remaining
+estimate is within ``precision`` points, or at the sample or time budget;
+``Advice.stop_reason`` says which.
+
+Which worlds: without a history, ``prior`` says how the opponent's unknown
+cards are drawn: ``uniform`` among the unseen ones (a real opponent has
+improved its hand, so these overrate a knock by some 30 points), or
+``played`` (default): improved by least-deadwood stock draws and repaired to
+fit its last discard and an opponent that knocks when it can; good against
+simple or greedy, several points too kind to the knock against an opponent
+that holds for gin (``reports/advise_calibration``). With a ``history`` of
+the hand (``history.py``) every world is weighted by how likely the named
+opponent, replayed with its own ``decide`` on the views it had, was to play
+its latest ``window`` turns as it did (``worlds.py``); the estimates are
+weighted means and ``Advice.ess`` is their effective sample size.
+
+The package: ``position`` (what the player knows), ``history`` (the hand
+so far), ``worlds`` (which worlds and their weights), ``rollouts`` (the
+Monte Carlo), ``result`` (the answer), ``request`` (every field, once),
+``cli`` (the command), ``played`` (positions from real games).
+"""
+
+from .position import Position, read_position, view_of
+from .request import Request, load_request
+from .result import Advice, Candidate, Estimate
+from .rollouts import advise
+from .worlds import estimated_opponent_draws, world_prior
+
+__all__ = ["Advice", "Candidate", "Estimate", "Position", "Request", "advise", "estimated_opponent_draws",
+           "load_request", "read_position", "view_of", "world_prior"]

@@ -1,0 +1,161 @@
+"""The request: every field of ``advise``, written once; the file form and the command line are derived from it.
+
+Each field carries its command-line spelling and help in its metadata, so
+that ``oklasim advise --help``, the JSON/TOML file form and the keyword
+arguments of ``advise`` can never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+
+def _field(default, help: str, *, flag: str | None = None, kind: Any = None, choices: tuple[str, ...] | None = None,
+           shown: str | None = None):
+    """A request field: its default, help text, command-line flag and value type (None: text)."""
+    meta = {"help": help, "flag": flag, "kind": kind, "choices": choices, "shown": shown}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the player knows, whom it plays and how hard to look. Cards are text ("As 2s") or indices."""
+
+    hand: Any = _field(None, "Your 10 cards (before your draw) or 11 (after it).")
+    upcard: Any = _field(None, "The first upcard, which set the knock limit.")
+    limit: int | None = _field(None, "The knock limit, if you do not give the upcard (0 = gin only).", kind=int)
+    pile: Any = _field((), "The discard pile, bottom first.")
+    opponent_took: Any = _field((), "Cards the opponent took from the pile this hand.")
+    took: Any = _field(None, "The card you just took from the pile (it may not go straight back).")
+    stock: int | None = _field(None, "Cards left in the stock (checked against the other counts).", kind=int)
+    scores: Any = _field(None, "Game scores, yours then the opponent's: '40,65'.", kind="scores")
+    rules: Any = _field(None, "Rules preset or TOML file.", shown="seeds")
+    passed: int = _field(0, "First turn: players who passed the upcard so far (0-2).", kind=int)
+    dealer: str | None = _field(None, "Who dealt (when the moment does not say).", choices=("me", "opponent"))
+    history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
+                                "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
+                                "was to play so.")
+    slip: float = _field(0.001, "With a history: the chance the opponent strays from its strategy at a decision "
+                                "(0: it never does).", kind=float)
+    window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
+                            "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
+                            "with fewer effective worlds).", kind=int)
+    opponent: Any = _field("expert", "The opponent's strategy: it plays the hand on, and with a history weighs the "
+                                     "worlds.")
+    me: Any = _field("expert", "The strategy that plays on for you after this decision.")
+    plan: str | None = _field(None, "Your plan for playing on, in place of --me: 'gin' (hold for gin), 'knock' "
+                                    "(knock at the first chance) or 'knock N' (once your deadwood is N or less); "
+                                    "expert draws and discards for you.")
+    seed: int = _field(0, "Random seed; the same seed gives the same answer.", kind=int)
+    precision: float | None = _field(1.0, "Stop when the open actions are within this many points (0: on separation "
+                                          "only); finer than the model's own bias (about a point) buys nothing.",
+                                     kind=float)
+    win_precision: float = _field(0.01, "With scores: stop when the chances to win are within this.", kind=float)
+    max_samples: int = _field(200_000, "Most worlds to sample.", flag="samples", kind=int)
+    max_seconds: float | None = _field(10.0, "Time budget for sampling, in seconds.", flag="seconds", kind=float)
+    discards: int = _field(6, "Sensible discards weighed when playing on.", kind=int)
+    confidence: float = _field(0.95, "Confidence of the intervals and of the separation test.", kind=float)
+    objective: str | None = _field(None, "What to maximise.", choices=("points", "win"),
+                                   shown="win with --scores, else points")
+    prior: str = _field("played", "How the opponent's unknown cards are drawn.", choices=("played", "uniform"))
+    opponent_draws: int | None = _field(None, "The opponent's stock draws this hand (default: estimated).", kind=int)
+    race: bool = _field(True, "Stop sampling actions that are behind with confidence (default), or sample all to the "
+                              "end.", kind=bool)
+    workers: int | None = _field(None, "Threads.", kind=int, shown="all cores")
+
+    def continuation(self) -> str | Any:
+        """The strategy that plays on for me: the plan's, or ``me``."""
+        if self.plan is None:
+            return self.me
+        if self.me != FIELDS["me"].default:
+            raise ValueError("give a plan or the strategy that plays on for you (me), not both")
+        return plan_strategy(self.plan)
+
+    @classmethod
+    def from_fields(cls, values: dict[str, Any], where: str = "advise") -> Request:
+        """A request from named values; ``ValueError`` names any unknown one."""
+        unknown = sorted(set(values) - set(FIELD_NAMES))
+        if unknown:
+            raise ValueError(f"{where}: unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
+        return cls(**values)
+
+    def merged(self, values: dict[str, Any]) -> Request:
+        return replace(self, **values)
+
+    def check_options(self) -> None:
+        """Refuse nonsense budgets and settings in one line (the position is checked by ``read_position``)."""
+        if not _number(self.confidence) or not 0 < self.confidence < 1:
+            raise ValueError(f"confidence {self.confidence!r}: a probability between 0 and 1")
+        if not _whole(self.max_samples) or self.max_samples < 1:
+            raise ValueError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1")
+        if self.max_seconds is not None and (not _number(self.max_seconds) or self.max_seconds <= 0):
+            raise ValueError(f"max_seconds {self.max_seconds!r}: a positive number of seconds")
+        if self.precision is not None and (not _number(self.precision) or self.precision <= 0):
+            raise ValueError(f"precision {self.precision!r}: a positive number of points (or none: stop on "
+                             "separation alone)")
+        if not _number(self.win_precision) or not 0 < self.win_precision < 1:
+            raise ValueError(f"win_precision {self.win_precision!r}: a chance between 0 and 1")
+        if not _whole(self.discards) or self.discards < 1:
+            raise ValueError(f"discards {self.discards!r}: try at least one discard when playing on")
+        if self.workers is not None and (not _whole(self.workers) or self.workers < 1):
+            raise ValueError(f"workers {self.workers!r}: a whole number of threads, at least 1")
+        if not _whole(self.seed):
+            raise ValueError(f"seed {self.seed!r}: a whole number")
+        if self.opponent_draws is not None and (not _whole(self.opponent_draws) or self.opponent_draws < 0):
+            raise ValueError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more")
+        if not _whole(self.window) or self.window < 0:
+            raise ValueError(f"window {self.window!r}: a number of turns, 0 (all) or more")
+        if not _number(self.slip) or not 0 <= self.slip < 0.5:
+            raise ValueError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
+        for name in ("objective", "prior", "dealer"):
+            value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
+            if value is not None and value not in choices:
+                raise ValueError(f"{name} {value!r}: one of {', '.join(choices)}")
+
+
+def _number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def plan_strategy(plan: str) -> str:
+    """The expert that plays ``plan``: hold for gin, or knock once the deadwood allows; ``ValueError`` otherwise."""
+    words = str(plan).lower().split()
+    if words == ["gin"]:
+        return "expert(early_draws=0, gin_after_draws=0)"
+    if words and words[0] == "knock" and len(words) <= 2:
+        limit = words[1] if len(words) == 2 else "10"
+        if not limit.isdigit() or int(limit) > 10:
+            raise ValueError(f"plan {plan!r}: 'knock N' takes a deadwood from 0 to 10")
+        return f"expert(early_draws=0, gin_after_draws=99, late_threshold={int(limit)}, max_undercut_risk=1)"
+    raise ValueError(f"plan {plan!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)")
+
+
+FIELDS = {f.name: f for f in fields(Request)}
+FIELD_NAMES = tuple(FIELDS)
+
+
+def load_request(path: str | Path) -> dict[str, Any]:
+    """The fields of a request from a JSON or TOML file (the names of ``Request``; cards as text or lists)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a table of fields")
+    Request.from_fields(data, str(path))
+    return data

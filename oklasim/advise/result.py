@@ -1,0 +1,213 @@
+"""The answer: estimates per candidate action, the advice as a table for people and as JSON for tools."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .position import Position
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One action, its estimates over the worlds it was played in."""
+
+    action: str  # "knock" or "continue"
+    discard: str | None  # None: big gin, or decided later (a stock draw, a pass)
+    draw: str | None  # before the action: None (already drawn), "pile", "upcard", "stock", "pass"
+    big_gin: bool
+    arrangement: tuple[str, ...] | None  # the knocker's melds, best for it on average
+    deadwood: int | None  # knocks: the knocker's deadwood (0 = gin)
+    samples: int
+    points: Estimate
+    win: Estimate | None  # chance to win the game, when scores were given
+    undercut: Estimate | None  # knocks only: chance that the opponent scores
+    hand_outcomes: dict[str, float]  # share of worlds where I score / the opponent scores / nobody
+    vs_best: Estimate | None  # this action minus the recommended one, same worlds
+    status: str  # "recommended", "beaten" (worse with confidence) or "open"
+
+    @property
+    def label(self) -> str:
+        took = {"pile": "take the pile top, then ", "upcard": "take the upcard, then "}.get(self.draw, "")
+        if self.draw == "stock":
+            return "draw from the stock"
+        if self.draw == "pass":
+            return "pass the upcard"
+        if self.big_gin:
+            return took + "big gin"
+        verb = "knock, discarding" if self.action == "knock" else "discard"
+        return f"{took}{verb} {self.discard}"
+
+    def recommendation(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "discard": self.discard,
+            "draw": self.draw,
+            "big_gin": self.big_gin,
+            "arrangement": list(self.arrangement) if self.arrangement is not None else None,
+            "deadwood": self.deadwood,
+            "label": self.label,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.recommendation()
+        out.update(samples=self.samples, status=self.status, points=_estimate(self.points))
+        out["win_chance"] = _estimate(self.win)
+        out["undercut_risk"] = _estimate(self.undercut)
+        out["hand_outcomes"] = dict(self.hand_outcomes)
+        out["vs_recommended"] = _estimate(self.vs_best)
+        return out
+
+
+def _estimate(e: Estimate | None) -> dict[str, float] | None:
+    if e is None:
+        return None
+    return {"mean": round(e.mean, 4), "low": round(e.low, 4), "high": round(e.high, 4),
+            "half_width": round(e.half_width, 4)}
+
+
+@dataclass(frozen=True)
+class Advice:
+    recommendation: Candidate
+    candidates: tuple[Candidate, ...]
+    objective: str
+    stop_reason: str  # "separated", "precision", "samples" or "time"
+    samples: int
+    seconds: float
+    workers: int
+    seed: int
+    confidence: float
+    precision: float | None
+    position: Position
+    me: str
+    opponent: str
+    prior: str = "played"  # or "uniform", or "history": uniform hands weighted by the opponent's play
+    opponent_draws: int = 0
+    opponent_turns: int = 0  # turns of the opponent replayed to weigh the worlds
+    ess: float = 0.0  # effective sample size of the recommendation's estimate
+    plan: str | None = None  # the plan for playing on, when given in place of ``me``
+
+    @property
+    def assumptions(self) -> str:
+        """What the figures assume, in one line."""
+        rules = self.position.describe()["rules"]
+        rules_text = "default rules" if not rules else "rules " + ", ".join(f"{k}={v}" for k, v in rules.items())
+        mine = f"your plan '{self.plan}'" if self.plan else f"you as {self.me}"
+        return (f"assumes the opponent plays {self.opponent} and {mine} plays on; {rules_text}; intervals cover the "
+                f"sampling only, not a wrong opponent model ({MODEL_NOTE})")
+
+    @property
+    def worlds_text(self) -> str:
+        if self.prior == "history":
+            return (f"weighted by how likely {self.opponent} was to play its {self.opponent_turns} turns as it did "
+                    f"(effective sample {self.ess:,.0f} of {self.samples:,})")
+        if self.prior == "uniform":
+            return "the opponent's unknown cards uniform among the unseen ones"
+        return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
+                "give the history to weigh them by its own play")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "recommendation": self.recommendation.recommendation(),
+            "candidates": [c.to_dict() for c in self.candidates],
+            "objective": self.objective,
+            "stop_reason": self.stop_reason,
+            "stop": STOP_TEXT[self.stop_reason],
+            "samples": self.samples,
+            "seconds": round(self.seconds, 3),
+            "workers": self.workers,
+            "seed": self.seed,
+            "confidence": self.confidence,
+            "precision": self.precision,
+            "strategies": {"me": self.me, "opponent": self.opponent, "plan": self.plan},
+            "assumptions": self.assumptions,
+            "prior": self.prior,
+            "opponent_draws": self.opponent_draws,
+            "worlds": {"prior": self.prior, "opponent_turns": self.opponent_turns, "effective_samples":
+                       round(self.ess, 1), "text": self.worlds_text},
+            "position": self.position.describe(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def lines(self) -> list[str]:
+        """The advice as text for people."""
+        p = self.position
+        d = p.describe()
+        limit = "gin only" if p.knock_limit == 0 else f"knock limit {p.knock_limit}"
+        up = f" (upcard {d['upcard']})" if d["upcard"] else ""
+        out = [f"hand      {d['hand']}  ({d['cards']} cards)",
+               f"limit     {limit}{up}; stock {p.stock}; pile {d['pile'] or 'empty'}"]
+        known = d["opponent_known"]
+        out.append(f"opponent  holds {known + ' and ' if known else ''}{10 - p.opponent_known.bit_count()} unseen "
+                   f"cards (of {d['unseen']}); plays {self.opponent}; you play on as {self.me}")
+        if p.scores is not None:
+            out.append(f"scores    you {p.scores[0]}, opponent {p.scores[1]} (game to {p.rules.target_score})")
+        out.append(f"worlds    {self.worlds_text}")
+        out.append(f"note      {self.assumptions}")
+        out.append(f"sampled   {self.samples:,} worlds in {self.seconds:.2f} s on {self.workers} worker"
+                   f"{'s' if self.workers > 1 else ''}: {STOP_TEXT[self.stop_reason]}")
+        out.append("")
+        pct = int(round(self.confidence * 100))
+        header = f"  {'action':<36} {'points (' + str(pct) + '% CI)':>24}"
+        if self.objective == "win" or any(c.win for c in self.candidates):
+            header += f" {'win chance':>20}"
+        header += f" {'undercut':>9}  {'vs best (' + self.objective + ')':>18}"
+        out.append(header)
+        for c in self.candidates:
+            line = f"{'*' if c.status == 'recommended' else ' '} {c.label:<36} {_fmt(c.points, '+.1f'):>24}"
+            if self.objective == "win" or any(x.win for x in self.candidates):
+                line += f" {_fmt(c.win, '.1%'):>20}"
+            line += f" {c.undercut.mean:>9.1%}" if c.undercut is not None else f" {'':>9}"
+            if c.status == "recommended":
+                line += f"  {'best':>18}"
+            elif c.vs_best is not None:
+                spec = "+.1%" if self.objective == "win" else "+.1f"
+                line += f"  {_fmt(c.vs_best, spec):>18}"
+            out.append(line)
+        out.append("")
+        rec = self.recommendation
+        if rec.action == "knock":
+            melds = f" (lay {' | '.join(rec.arrangement)})" if rec.arrangement else ""
+            what = "BIG GIN" if rec.big_gin else ("GO GIN" if rec.deadwood == 0 else "KNOCK")
+            prefix = {"pile": "take the pile top, then ", "upcard": "take the upcard, then "}.get(rec.draw, "")
+            discard = "" if rec.big_gin else f", discarding {rec.discard}"
+            out.append(f"recommendation: {prefix}{what}{discard}{melds}")
+        elif any(c.action == "knock" for c in self.candidates):
+            out.append(f"recommendation: DON'T KNOCK: {rec.label}")
+        else:
+            out.append(f"recommendation: {rec.label} (no knock is possible)")
+        return out
+
+
+def _fmt(e: Estimate | None, spec: str) -> str:
+    if e is None:
+        return "-"
+    return f"{format(e.mean, spec)} [{format(e.low, spec)}, {format(e.high, spec)}]"
+
+
+MODEL_NOTE = "its measured bias: reports/advise_calibration"
+
+STOP_TEXT = {
+    "separated": "the best action is ahead of every other with confidence",
+    "precision": "every action still in contention is estimated to the requested precision; none is ahead with "
+                 "confidence",
+    "samples": "stopped at the sample budget",
+    "time": "stopped at the time budget",
+    "single": "only one action is possible",
+}

@@ -1,0 +1,346 @@
+"""The Monte Carlo: sample worlds in batches, play every open candidate in them, stop when the answer is clear."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from statistics import NormalDist
+
+import numpy as np
+
+from .._kernels import advise_columns_nb as C
+from .._kernels import advise_rollouts_nb as R
+from .._kernels import engine_nb as E
+from .._kernels import layout as L
+from ..cards import format_card, format_hand
+from ..engine import IllegalDecision, raise_illegal, stream_key
+from ..strategy import Strategy, resolve
+from .request import Request
+from .result import Advice, Candidate, Estimate
+from .worlds import worlds_for
+
+FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
+GROWTH = 4
+MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
+BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
+
+
+def planned_looks(max_samples: int, game_mode: bool) -> int:
+    """Batches (looks at the data) the sample budget allows: the separation test is corrected for all of them."""
+    done, batch, looks = 0, FIRST_BATCH, 0
+    while done < max_samples:
+        done += min(batch, max_samples - done)
+        batch = min(batch * GROWTH, BATCH_CAP[game_mode])
+        looks += 1
+    return looks
+
+
+METRICS = {"points": R.O_POINTS, "win": R.O_WIN}
+DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass"}
+
+
+class _Tally:
+    """Weighted running sums per column, and per pair of columns over the worlds both were played in.
+
+    World s weighs w_s (1 unless a history weights the worlds). A mean is
+    sum(w x) / sum(w); its variance, sum(w^2 (x - mean)^2) / sum(w)^2 (the
+    usual one with equal weights, and wide when a few worlds carry the weight).
+    """
+
+    def __init__(self, columns: int) -> None:
+        shape = (len(METRICS), columns)
+        self.n = np.zeros(columns)  # worlds played
+        self.w = np.zeros(columns)  # their total weight
+        self.w2 = np.zeros(columns)
+        self.sum = np.zeros(shape)  # sum of w x
+        self.sum2 = np.zeros(shape)  # sum of w^2 x
+        self.sq2 = np.zeros(shape)  # sum of w^2 x^2
+        self.pair_n = np.zeros((columns, columns))
+        self.pair_w = np.zeros((columns, columns))
+        self.pair_w2 = np.zeros((columns, columns))
+        self.pair_sum = np.zeros(shape + (columns,))
+        self.pair_sum2 = np.zeros(shape + (columns,))
+        self.pair_sq2 = np.zeros(shape + (columns,))
+        self.cross2 = np.zeros(shape + (columns,))  # sum of w^2 x_j x_k
+        self.outcomes = np.zeros((columns, 3))
+        self.undercuts = np.zeros(columns)
+
+    def add(self, out: np.ndarray, active: np.ndarray, weights: np.ndarray) -> None:
+        mask = active.astype(np.float64)
+        both = np.outer(mask, mask)
+        w, w2 = weights[:, None], weights[:, None] ** 2
+        for m, index in enumerate(METRICS.values()):
+            x = out[:, :, index].astype(np.float64) * mask
+            s, s2, q2 = (w * x).sum(axis=0), (w2 * x).sum(axis=0), (w2 * x * x).sum(axis=0)
+            self.sum[m] += s
+            self.sum2[m] += s2
+            self.sq2[m] += q2
+            self.pair_sum[m] += s[:, None] * mask[None, :]
+            self.pair_sum2[m] += s2[:, None] * mask[None, :]
+            self.pair_sq2[m] += q2[:, None] * mask[None, :]
+            self.cross2[m] += x.T @ (w2 * x)
+        self.n += out.shape[0] * mask
+        self.w += weights.sum() * mask
+        self.w2 += (weights**2).sum() * mask
+        self.pair_n += out.shape[0] * both
+        self.pair_w += weights.sum() * both
+        self.pair_w2 += (weights**2).sum() * both
+        for code in range(3):
+            self.outcomes[:, code] += ((out[:, :, R.O_OUTCOME] == code) * w * mask).sum(axis=0)
+        self.undercuts += (out[:, :, R.O_UNDERCUT] * w * mask).sum(axis=0)
+
+    def mean(self, metric: int, c: int) -> float:
+        return self.sum[metric, c] / self.w[c] if self.w[c] > 0 else 0.0
+
+    def ess(self, c: int) -> float:
+        """Effective sample size of column c: the worlds of equal weight that would be worth as much."""
+        return self.w[c] ** 2 / self.w2[c] if self.w2[c] > 0 else 0.0
+
+    def estimate(self, metric: int, c: int, z: float) -> Estimate:
+        mean = self.mean(metric, c)
+        squares = self.sq2[metric, c] - 2 * mean * self.sum2[metric, c] + mean * mean * self.w2[c]
+        return _interval(mean, squares, self.w[c], self.ess(c), z)
+
+    def difference(self, metric: int, j: int, k: int, z: float) -> Estimate:
+        """Column j minus column k over their common worlds."""
+        weight = self.pair_w[j, k]
+        mean = (self.pair_sum[metric, j, k] - self.pair_sum[metric, k, j]) / weight if weight > 0 else 0.0
+        sum2 = self.pair_sum2[metric, j, k] - self.pair_sum2[metric, k, j]
+        sq2 = self.pair_sq2[metric, j, k] + self.pair_sq2[metric, k, j] - 2 * self.cross2[metric, j, k]
+        squares = sq2 - 2 * mean * sum2 + mean * mean * self.pair_w2[j, k]
+        ess = weight**2 / self.pair_w2[j, k] if self.pair_w2[j, k] > 0 else 0.0
+        return _interval(mean, squares, weight, ess, z)
+
+
+def _interval(mean: float, squares: float, weight: float, ess: float, z: float) -> Estimate:
+    """The interval of a weighted mean from sum(w^2 (x - mean)^2), with the n / (n - 1) of a sample variance taken
+    at the effective sample size, and no interval at all below ``MIN_ESS`` (a few heavy worlds hide the spread)."""
+    if ess >= MIN_ESS and weight > 0:
+        half = z * math.sqrt(max(squares, 0.0) * ess / (ess - 1)) / weight
+    else:
+        half = math.inf
+    return Estimate(float(mean), float(mean - half), float(mean + half))
+
+
+def _split(lo: int, hi: int, parts: int) -> list[tuple[int, int]]:
+    edges = np.linspace(lo, hi, parts + 1).round().astype(int)
+    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
+
+
+def _strategy(spec: str | Strategy, extra_paths) -> Strategy:
+    return spec if isinstance(spec, Strategy) else resolve(spec, extra_paths=extra_paths)
+
+
+def advise(hand=None, *, extra_paths=(), **fields) -> Advice:
+    """Weigh knocking (with each legal discard) against playing on (with each sensible discard).
+
+    Cards are text ("As 2s") or indices. ``hand`` has 10 cards before your
+    draw (then taking the pile top, drawing from the stock and, on the first
+    turn, passing are weighed too) or 11 after it; ``took`` is the card you
+    just took from the pile (it may not go straight back). ``pile`` lists
+    the discard pile bottom first; ``opponent_took`` the cards the opponent
+    took from it this hand. ``stock`` is checked against the other counts.
+    ``scores`` (yours, the opponent's) add the chance to win the game,
+    played on to the target by the continuation strategies, and make it
+    the objective unless ``objective="points"``.
+
+    ``prior`` sets how the opponent's unknown cards are drawn: ``uniform``
+    among the unseen cards, or ``played`` (default): a uniform hand improved
+    by the opponent's stock draws so far (``opponent_draws``, estimated from
+    the stock when not given), each followed by the discard that leaves the
+    least deadwood, as an opponent that has played those turns would hold.
+
+    ``opponent`` and ``me`` are the strategies that play the hand (and the
+    game) on. Sampling stops when the best action is ahead of every other
+    with confidence and its interval is within ``precision`` points (None:
+    separation alone), when every action still open is within
+    ``precision``, or at ``max_samples`` worlds or ``max_seconds``. Actions
+    behind the best with confidence stop being sampled (``race=False``:
+    every action is sampled to the end). The same seed gives the same
+    answer whatever ``workers`` (unless the time budget stops it).
+    """
+    return run(Request.from_fields({"hand": hand, **fields}), extra_paths)
+
+
+def run(request: Request, extra_paths=()) -> Advice:
+    """``advise`` for a ``Request``."""
+    started = time.perf_counter()
+    r = request
+    r.check_options()
+    worlds = worlds_for(r)
+    position, view = worlds.position, worlds.view
+    game_mode = position.scores is not None
+    objective = r.objective or ("win" if game_mode else "points")
+    if objective == "win" and not game_mode:
+        raise ValueError("the win objective needs the scores")
+    workers = int(r.workers or os.cpu_count() or 1)
+    seats = (_strategy(r.continuation(), extra_paths), _strategy(r.opponent, extra_paths))
+    confidence, precision, win_precision, max_samples, max_seconds, seed, race, discards = (
+        r.confidence, r.precision, r.win_precision, r.max_samples, r.max_seconds, r.seed, r.race, r.discards)
+
+    kind = position.kind
+    columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+    n_cols = int(C.candidates_nb(view, kind, discards, columns))
+    columns = np.ascontiguousarray(columns[:n_cols])
+    action_of = columns[:, C.C_ACTION]
+    n_actions = int(action_of.max()) + 1
+    members = [np.flatnonzero(action_of == a) for a in range(n_actions)]
+    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS), dtype=np.float64)
+    for seat in range(L.MAX_SEATS):
+        params[seat] = seats[seat % 2].vector()
+    key = stream_key(seed)
+    metric = list(METRICS).index(objective)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    looks = planned_looks(max_samples, game_mode)
+    z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
+
+    tally = _Tally(n_cols)
+    active = np.ones(n_cols, dtype=np.int64)
+    open_actions = set(range(n_actions))
+    done, batch, reason = 0, FIRST_BATCH, None
+    sampling_started = time.perf_counter()  # the time budget is for sampling, not for checks or compiling
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        while True:
+            size = min(batch, max_samples - done)
+            out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
+            weights = np.zeros(size, dtype=np.float64)
+            jobs = []
+            for lo, hi in _split(done, done + size, workers):
+                status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
+                jobs.append((status, pool.submit(
+                    R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
+                    n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, lo, hi,
+                    out[lo - done : hi - done], weights[lo - done : hi - done], status)))
+            batch_started = time.perf_counter()
+            for status, job in jobs:
+                _check(job.result(), status, seats, seed)
+            batch_seconds = time.perf_counter() - batch_started
+            tally.add(out, active, weights)
+            done += size
+            looks -= 1
+            batch = min(batch * GROWTH, BATCH_CAP[game_mode])
+
+            best = _leader(tally, members, open_actions, metric)
+            for a in sorted(open_actions - {best}):
+                gap = tally.difference(metric, _representative(tally, members[a], metric),
+                                       _representative(tally, members[best], metric), z_separate)
+                if race and gap.high < 0:
+                    open_actions.discard(a)
+                    active[members[a]] = 0
+            precise = all(_precise(tally, _representative(tally, members[a], metric), z, precision, win_precision,
+                                   game_mode) for a in open_actions)
+            if len(open_actions) == 1 and (precision is None or precise):
+                reason = "single" if n_actions == 1 else "separated"
+                break
+            if precision is not None and precise:
+                reason = "precision"
+                break
+            if done >= max_samples or looks == 0:  # time-cut batches leave fewer worlds, never more looks
+                reason = "samples" if done >= max_samples else "time"
+                break
+            elapsed = time.perf_counter() - sampling_started
+            if max_seconds is not None:  # the next batch, cut to what the time left affords at the speed seen
+                affordable = int((max_seconds - elapsed) * size / max(batch_seconds, 1e-9))
+                batch = min(batch, affordable)
+            if batch < min(FIRST_BATCH, max_samples - done):
+                reason = "time"
+                break
+
+    if tally.w.max() <= 0:
+        raise ValueError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
+                         f"{seats[1].name}: give a slip above 0, or another opponent")
+    best = _leader(tally, members, open_actions, metric)
+    candidates = []
+    for a in range(n_actions):
+        rep = _representative(tally, members[a], metric)
+        status = "recommended" if a == best else ("open" if a in open_actions else "beaten")
+        vs_best = None if a == best else tally.difference(metric, rep, _representative(tally, members[best], metric), z)
+        candidates.append(_candidate(columns[rep], rep, tally, z, game_mode, status, vs_best))
+    return Advice(
+        recommendation=candidates[best],
+        candidates=tuple(candidates),
+        objective=objective,
+        stop_reason=reason,
+        samples=done,
+        seconds=time.perf_counter() - started,
+        workers=workers,
+        seed=seed,
+        confidence=confidence,
+        precision=precision,
+        position=position,
+        me=seats[0].name,
+        opponent=seats[1].name,
+        prior="history" if worlds.conditioned else r.prior,
+        opponent_draws=int(max(worlds.prior[0], 0)),
+        opponent_turns=worlds.opponent_turns,
+        plan=r.plan,
+        ess=float(tally.ess(_representative(tally, members[best], metric))),
+    )
+
+
+def _check(code: int, status: np.ndarray, seats, seed: int) -> None:
+    if code == L.E_ILLEGAL:
+        try:
+            raise_illegal(status, seats, seed)
+        except IllegalDecision as exc:
+            raise IllegalDecision(f"while playing the candidates out: {exc}") from None
+    if code != L.E_NONE:
+        raise RuntimeError(f"advise kernel failed with status {code}")
+
+
+def _representative(tally: _Tally, columns: np.ndarray, metric: int) -> int:
+    """The column that stands for an action: its best meld arrangement (first of the best on ties)."""
+    means = [tally.mean(metric, c) for c in columns]
+    return int(columns[int(np.argmax(means))])
+
+
+def _leader(tally: _Tally, members, actions, metric: int) -> int:
+    """The open action with the best mean (the first listed on ties: knocks come first)."""
+    return max(sorted(actions), key=lambda a: (tally.mean(metric, _representative(tally, members[a], metric)), -a))
+
+
+def _precise(tally, c, z, precision, win_precision, game_mode) -> bool:
+    if precision is None:
+        return False
+    ok = tally.estimate(0, c, z).half_width <= precision
+    if game_mode:
+        ok = ok and tally.estimate(1, c, z).half_width <= win_precision
+    return ok
+
+
+def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candidate:
+    knock = column[C.C_KIND] == C.SHOWDOWN
+    discard = int(column[C.C_DISCARD])
+    big_gin = bool(knock and discard == L.BIG_GIN)
+    n = tally.n[c]
+    weight = tally.w[c]
+    melds = None
+    if knock:
+        melds = tuple(format_hand(int(m)) for m in column[C.C_MELDS : C.C_MELDS + 4] if m)
+    undercut = None
+    if knock:
+        share = tally.undercuts[c] / weight
+        half = z * math.sqrt(max(share * (1 - share), 0.0) / max(tally.ess(c), 1.0))
+        undercut = Estimate(share, max(share - half, 0.0), min(share + half, 1.0))
+    win = tally.estimate(1, c, z) if game_mode else None
+    if win is not None:
+        win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0))
+    outcomes = tally.outcomes[c] / weight
+    return Candidate(
+        action="knock" if knock else "continue",
+        discard=None if big_gin or discard < 0 else format_card(discard),
+        draw=DRAW_NAMES[int(column[C.C_PRE])],
+        big_gin=big_gin,
+        arrangement=melds,
+        deadwood=int(column[C.C_DEADWOOD]) if knock else None,
+        samples=int(n),
+        points=tally.estimate(0, c, z),
+        win=win,
+        undercut=undercut,
+        hand_outcomes={"i_score": float(outcomes[R.WON_HAND]), "opponent_scores": float(outcomes[R.LOST_HAND]),
+                       "nobody": float(outcomes[R.NO_SCORE])},
+        vs_best=vs_best,
+        status=status,
+    )

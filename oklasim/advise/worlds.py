@@ -1,0 +1,111 @@
+"""Which worlds are sampled, and how much each counts.
+
+Without a history the opponent's hand is drawn from a prior (the kernel's
+``[draws, flags, last discard]``): ``uniform`` among the unseen cards, or
+``played`` (default), improved by least-deadwood draws and repaired so that
+it fits its last discard and could not have knocked, as a simple or greedy
+opponent would hold. With a ``history`` (``history.py``) the hand is uniform
+and every world is weighted by how likely the named opponent was to play
+every one of its turns exactly so: the posterior given everything public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._kernels import advise_history_nb as H
+from .._kernels import advise_worlds_nb as W
+from .._kernels import layout as L
+from ..cards import N_CARDS, mask_of
+from .history import parse_history, replay
+from .position import FIRST_STOCK, Position, card_list, one_card, read_position, rules_of, view_of
+from .request import Request
+
+PRIORS = ("played", "uniform")
+
+
+def world_prior(position: Position, prior: str, opponent_draws: int | None = None) -> np.ndarray:
+    """The kernel's ``[draws, flags, last discard]`` for a prior (see ``advise_worlds_nb.sample_world_nb``)."""
+    if prior == "uniform":
+        return np.array([-1, 0, -1], dtype=np.int64)
+    draws = estimated_opponent_draws(position) if opponent_draws is None else int(opponent_draws)
+    last = L.NO_CARD
+    if draws > 0 or position.opponent_known:  # the opponent has played a turn: its discard is the last card
+        if position.took is not None:
+            last = position.took
+        elif position.pile:
+            last = position.pile[-1]
+    return np.array([draws, W.PRIOR_PLAYED, last], dtype=np.int64)
+
+
+def estimated_opponent_draws(position: Position) -> int:
+    """The opponent's stock draws this hand, if the turns so far alternated (your own pile takes unknown)."""
+    stock_draws = FIRST_STOCK - position.stock
+    if position.moment == "after_draw" and position.took is None:
+        stock_draws -= 1  # your draw of this turn
+    turns = stock_draws + position.opponent_known.bit_count()
+    return max((turns + 1) // 2 - position.opponent_known.bit_count(), 0)
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Everything the kernel needs to sample and weigh worlds for one request."""
+
+    position: Position
+    view: np.ndarray  # the deciding seat's view row
+    prior: np.ndarray  # [draws, flags, last discard] of ``sample_world_nb``
+    evidence: tuple  # (turns, snapshots, slip) of ``advise_history_nb``: no turns, every world weighs 1
+    opponent_turns: int  # turns of the opponent the weights replay
+
+    @property
+    def conditioned(self) -> bool:
+        return self.opponent_turns > 0
+
+
+# Slots of the view that only the replayed history knows exactly.
+REPLAYED_SLOTS = [(L.V_DISCARDED, L.MAX_SEATS), (L.V_TAKEN, L.MAX_SEATS), (L.V_PASSED, L.MAX_SEATS), (L.V_DRAWS, 1),
+                  (L.V_MY_DRAWS, 1)]
+
+
+def worlds_for(request: Request) -> Worlds:
+    """Check the request's position and set its worlds: as played, uniform, or weighted by the history."""
+    r = request
+    if r.history is None:
+        position = read_position(r.hand, r.upcard, r.limit, r.pile, r.opponent_took, r.took, r.stock, r.scores,
+                                 r.rules, r.passed, r.dealer)
+        return Worlds(position, view_of(position), world_prior(position, r.prior, r.opponent_draws),
+                      no_evidence(), 0)
+    rules = rules_of(r.rules)
+    upcard = one_card(r.upcard, "upcard")
+    if upcard is None:
+        raise ValueError("with a history, give the upcard: it starts the pile")
+    hand = mask_of(card_list(r.hand, "hand"))
+    replayed = replay(parse_history(r.history), upcard, rules, r.scores, hand)
+    derived = {"pile": mask_of(replayed.pile), "opponent_took": replayed.opponent_took, "took": replayed.took,
+               "dealer": replayed.dealer}
+    given = {"pile": mask_of(card_list(r.pile, "pile")) if r.pile not in ((), None, "") else None,
+             "opponent_took": mask_of(card_list(r.opponent_took, "opponent took")) if r.opponent_took not in
+             ((), None, "") else None, "took": one_card(r.took, "took"), "dealer": r.dealer}
+    for name, value in given.items():
+        if value is not None and value != derived[name]:
+            raise ValueError(f"{name} disagrees with the history; leave it out, the history says it")
+    took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
+    position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
+                             r.scores, rules, replayed.passed, replayed.dealer)
+    view = view_of(position)
+    for slot, width in REPLAYED_SLOTS:
+        view[slot : slot + width] = replayed.view[slot : slot + width]
+    first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
+    evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
+                float(r.slip))
+    prior = np.array([-1, 0, -1], dtype=np.int64)  # every turn replayed: uniform, the exact posterior
+    if first > 0:  # the turns before the window shaped the hand as its least-deadwood stock draws would
+        stock_turns = np.isin(replayed.turns[:first, H.T_KIND], (H.TURN_STOCK, H.TURN_FORCED_STOCK))
+        prior = np.array([int(stock_turns.sum()), 0, L.NO_CARD], dtype=np.int64)
+    return Worlds(position, view, prior, evidence, len(replayed.turns) - first)
+
+
+def no_evidence() -> tuple:
+    return (np.zeros((0, H.N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, L.V_SIZE), dtype=np.int64), 0.0)
