@@ -77,6 +77,23 @@ def add_column_nb(out, n, kind, pre, discard, action):
 
 
 @njit(cache=True)
+def add_showdown_column_nb(out, n, pre, discard, action, hand, dw, arrangement, melds):
+    """Add a showdown column: ``hand`` (deadwood ``dw``) laid as ``melds`` (4 masks, 0 = none), arrangement index."""
+    n = add_column_nb(out, n, SHOWDOWN, pre, discard, action)
+    row = out[n - 1]
+    row[C_HAND] = hand
+    row[C_DEADWOOD] = dw
+    row[C_ARRANGEMENT] = arrangement
+    count = 0
+    for k in range(4):
+        row[C_MELDS + k] = melds[k]
+        if melds[k] != 0:
+            count += 1
+    row[C_N_MELDS] = count
+    return n
+
+
+@njit(cache=True)
 def add_knock_nb(out, n, pre, discard, hand, action, arrangements, per_knock):
     """Columns of one knock: one per optimal arrangement of ``hand`` (one for gin: nothing is laid off)."""
     dw = deadwood_nb(hand)
@@ -86,17 +103,7 @@ def add_knock_nb(out, n, pre, discard, hand, action, arrangements, per_knock):
     for a in range(min(count, per_knock)):
         if n >= out.shape[0]:
             break
-        n = add_column_nb(out, n, SHOWDOWN, pre, discard, action)
-        row = out[n - 1]
-        row[C_HAND] = hand
-        row[C_DEADWOOD] = dw
-        row[C_ARRANGEMENT] = a
-        melds = 0
-        for k in range(4):
-            row[C_MELDS + k] = arrangements[a, k]
-            if arrangements[a, k] != 0:
-                melds += 1
-        row[C_N_MELDS] = melds
+        n = add_showdown_column_nb(out, n, pre, discard, action, hand, dw, a, arrangements[a])
     return n
 
 
@@ -195,15 +202,6 @@ def arrangement_columns_nb(view, out):
     dw = deadwood_nb(hand)
     n = 0
     for a in range(min(view[V_N_ARRANGEMENTS], out.shape[0])):
-        n = add_column_nb(out, n, SHOWDOWN, PRE_NONE, NO_CARD, a)
-        row = out[n - 1]
-        row[C_HAND] = hand
-        row[C_DEADWOOD] = dw
-        row[C_ARRANGEMENT] = a
-        melds = 0
-        for k in range(4):
-            row[C_MELDS + k] = view[V_ARRANGEMENTS + 4 * a + k]
-            if row[C_MELDS + k] != 0:
-                melds += 1
-        row[C_N_MELDS] = melds
+        melds = view[V_ARRANGEMENTS + 4 * a : V_ARRANGEMENTS + 4 * a + 4]
+        n = add_showdown_column_nb(out, n, PRE_NONE, NO_CARD, a, hand, dw, a, melds)
     return n
