@@ -176,9 +176,8 @@ def opponent_model_nb(view, params):
     hot = neighbours_nb(known) & unseen & ~cold  # a card taken from the pile melds with two of its partners
     hot_f, cold_f = params[HOT_FACTOR], params[COLD_FACTOR]
     unknown_held = max((view[V_PLAYERS] - 1) * view[V_RULES + R_HAND_SIZE] - count_cards_nb(known), 0)
-    n_unseen = count_cards_nb(unseen)
-    weight = n_unseen - count_cards_nb(hot) - count_cards_nb(cold)
-    weight += hot_f * count_cards_nb(hot) + cold_f * count_cards_nb(cold)
+    n_unseen, n_hot, n_cold = count_cards_nb(unseen), count_cards_nb(hot), count_cards_nb(cold)
+    weight = (n_unseen - n_hot - n_cold) + (hot_f * n_hot + cold_f * n_cold)
     p = unknown_held / weight if weight > 0 else 0.0
     stock = float(max(n_unseen - unknown_held, 0))
     # How far the opponent is through its hand: its draws, and each pickup from the pile counts extra.
