@@ -22,18 +22,19 @@ import os
 import resource
 import socket
 import time
-from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
 from . import __version__, lifetime, storage
 from ._kernels import SOURCE_HASH
 from .engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
+from .keys import result_key
 from .rules import Rules
 from .strategy import Strategy
 
@@ -127,7 +128,7 @@ class RunSpec:
 
     @property
     def run_id(self) -> str:
-        return hashlib.sha256(repr(sorted(asdict(self).items())).encode()).hexdigest()[:16]
+        return result_key(asdict(self))
 
     def rules_object(self) -> Rules:
         return Rules.from_dict(self.rules)
@@ -299,8 +300,37 @@ def auto_workers(spec: RunSpec) -> int:
     return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, spec.n_shards))
 
 
-def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None, dask_local: int | None = None):
-    """(executor or None for in-process, a cleanup for errors, a cleanup at the end, a name for the manifest)."""
+class SerialExecutor(Executor):
+    """Plays each submitted task at once, in this process: the pool-less backend, behind the same interface.
+
+    An exception of the task is kept in its future, as a pool would; an interrupt stops the submit itself.
+    """
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+
+def _nothing() -> None:
+    pass
+
+
+class Backend(NamedTuple):
+    """Where shards are played, and how to let go of it."""
+
+    executor: Executor
+    abandon: Callable[[], None]  # after an error or an interrupt: a pool that saw one is not reused
+    close: Callable[[], None]  # at the end of a run
+    name: str  # for the manifest
+
+
+def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
+                  dask_local: int | None = None) -> Backend:
+    """The backend for ``workers`` local processes (1: this process), a Dask scheduler or a local Dask cluster."""
     if scheduler or dask_local is not None:
         try:
             from distributed import Client, LocalCluster
@@ -311,7 +341,7 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
                 client = Client(scheduler, timeout="10s")
             except OSError as exc:
                 raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-            return client.get_executor(), client.close, client.close, f"dask {scheduler}"
+            return Backend(client.get_executor(), client.close, client.close, f"dask {scheduler}")
         if dask_local < 1:
             raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
         cluster = lifetime.without_interrupts(
@@ -336,14 +366,14 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
             logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its workers' last words, not ours
             close()
 
-        return client.get_executor(), abandon, close, f"dask local x{dask_local}"
+        return Backend(client.get_executor(), abandon, close, f"dask local x{dask_local}")
     if workers is None:
         workers = auto_workers(spec)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
-        return None, lambda: None, lambda: None, "in-process"
-    return _pool(workers), lambda: _drop_pool(workers), lambda: None, f"process pool x{workers}"
+        return Backend(SerialExecutor(), _nothing, _nothing, "in-process")
+    return Backend(_pool(workers), lambda: _drop_pool(workers), _nothing, f"process pool x{workers}")
 
 
 def run(
@@ -370,10 +400,10 @@ def run(
     done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
     spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
     started = time.perf_counter()
-    executor, abandon, close, backend = make_executor(spec, workers, scheduler, dask_local)
+    backend = make_executor(spec, workers, scheduler, dask_local)
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
     if out is not None:
-        storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend))
+        storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend.name))
     frames: dict[int, tuple] = {}
     peak_mb = 0.0
     bar = _progress_bar(spec, done, progress)
@@ -381,7 +411,7 @@ def run(
     try:
         target = str(out) if out is not None else None
         todo = (shard for shard in range(spec.n_shards) if shard not in done)  # lazily: the plan may be huge
-        for shard, (hands, shard_frames, peak) in _play(executor, spec, todo, target):
+        for shard, (hands, shard_frames, peak) in _play(backend.executor, spec, todo, target):
             hands_written += hands
             frames[shard] = shard_frames
             peak_mb = max(peak_mb, peak)
@@ -389,14 +419,14 @@ def run(
             bar.update(spec.shard(shard)[1])
         status = "complete"
     except BaseException:
-        abandon()  # a pool that saw an interrupt or a crash is killed, not reused
+        backend.abandon()  # a pool that saw an interrupt or a crash is killed, not reused
         raise
     finally:
         bar.close()
-        close()
+        backend.close()
         seconds = time.perf_counter() - started
         if out is not None:
-            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend, peak_mb))
+            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name, peak_mb))
     ordered = [frames[s] for s in sorted(frames)]
     return RunResult(
         spec,
@@ -408,17 +438,15 @@ def run(
     )
 
 
-def _play(executor, spec: RunSpec, todo, target: str | None):
-    """Yield (shard, its result) as shards finish, in-process or keeping at most MAX_IN_FLIGHT submitted."""
-    if executor is None:
-        for shard in todo:
-            yield shard, play_shard(spec, shard, target)
-        return
+def _play(executor: Executor, spec: RunSpec, todo, target: str | None):
+    """Yield (shard, its result) as shards finish, keeping at most MAX_IN_FLIGHT submitted (in-process: one, so
+    each shard counts as done, for the progress bar and the manifest, as soon as it is played)."""
+    in_flight = 1 if isinstance(executor, SerialExecutor) else MAX_IN_FLIGHT
     pending: dict[Future, int] = {}
     while True:
         for shard in todo:
             pending[executor.submit(play_shard, spec, shard, target)] = shard
-            if len(pending) >= MAX_IN_FLIGHT:
+            if len(pending) >= in_flight:
                 break
         if not pending:
             return

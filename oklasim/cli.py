@@ -10,6 +10,8 @@ import click
 
 from . import __version__, lifetime
 from .cards import format_hand, parse_card, parse_hand
+from .cli_options import (json_option, load_rules, rules_and_players, rules_option, seed_option,
+                          split_strategies, strategy_path_option, workers_option)
 from .rules import PRESETS, Rules, field_docs
 
 
@@ -47,7 +49,7 @@ def main() -> None:
 @main.command()
 @click.argument("hand")
 @click.option("--upcard", help="The first upcard, to tell whether the hand may knock.")
-@click.option("--rules", "rules_spec", default="seeds", show_default=True, help="Preset name or TOML file.")
+@rules_option()
 def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
     """Deadwood and melds of a 10-card HAND, or best discards of an 11-card one.
 
@@ -67,10 +69,7 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
         after = int(melds.deadwood_after_discard([mask])[0])
         click.echo(f"discard   {format_hand(int(melds.best_discards([mask])[0]))} -> deadwood {after}")
     if upcard:
-        best = int(melds.deadwood_after_discard([mask])[0]) if size == rules.hand_size + 1 else int(
-            melds.deadwood([mask])[0]
-        )
-        verdict = "gin!" if best == 0 else "may knock" if best <= limit else "may not knock"
+        verdict = melds.knock_verdict(mask, rules.hand_size, limit)
         click.echo(f"limit     {limit} ({'gin only' if limit == 0 else 'knock limit'}) -> {verdict}")
 
 
@@ -107,47 +106,23 @@ def rules_command(spec: str, list_presets: bool) -> None:
         click.echo(f"{line:<32} # {docs[key]}")
 
 
-def strategy_path_option(command):
-    return click.option(
-        "--strategy-path",
-        "strategy_paths",
-        multiple=True,
-        type=click.Path(exists=True),
-        help="Extra strategy file or folder (repeatable); its families are usable by name.",
-    )(command)
-
-
-def rules_option(command):
-    command = click.option(
-        "--players", type=click.IntRange(2, 4), help="Players (2-4; 3-4 play 7 cards each) [as the rules say]."
-    )(command)
-    return click.option(
-        "--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file."
-    )(command)
-
-
-def load_rules(rules_spec: str, players: int | None) -> Rules:
-    rules = Rules.load(rules_spec)
-    return rules.replace(players=players) if players else rules
-
-
 @main.command()
-@rules_option
+@rules_and_players()
 @click.option("--strategies", "strategy_list", default="simple,simple", show_default=True,
               help="Comma-separated, one per seat (or one for all), e.g. 'simple,random(knock_probability=0.3)'.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Set a parameter on every seat whose strategy has it (repeatable).")
 @click.option("--games", type=int, help="Complete games to the target score.")
 @click.option("--hands", type=int, help="Independent hands (each dealt at score 0).")
-@click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same games.")
-@click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run].")
+@seed_option("Seed: the same seed gives the same games.")
+@workers_option()
 @click.option("--out", "out", type=click.Path(file_okay=False), help="Run folder for parquet output (runs/NAME).")
 @click.option("--shard-size", type=int, help="Games (or hands) per shard [count/16, within 1,000-20,000 games or 10,000-200,000 hands].")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out, keeping its finished shards.")
 @click.option("--overwrite", is_flag=True, help="Replace the run in --out.")
 @click.option("--scheduler", help="Address of a Dask scheduler, e.g. tcp://host:8786.")
 @click.option("--dask-local", type=int, help="Start a local Dask cluster with N workers.")
-@strategy_path_option
+@strategy_path_option()
 def simulate(rules_spec, players, strategy_list, params, games, hands, seed, workers, out, shard_size, resume,
              overwrite, scheduler, dask_local, strategy_paths) -> None:
     """Play many games or hands on all cores (or a Dask cluster) and summarise them.
@@ -184,13 +159,13 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
 
 def match_options(command):
     for option in reversed([
-        rules_option,
+        rules_and_players(),
         click.option("--hands", type=int, help="Deals to play, each in both seatings [100,000 if no --games]."),
         click.option("--games", type=int, help="Games to play, each in both seatings."),
-        click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same deals."),
-        click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run]."),
-        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
-        strategy_path_option,
+        seed_option("Seed: the same seed gives the same deals."),
+        workers_option(),
+        json_option(),
+        strategy_path_option(),
     ]):
         command = option(command)
     return command
@@ -243,7 +218,7 @@ def tournament_command(strategies, rules_spec, players, hands, games, seed, work
 @main.command("run")
 @click.argument("experiment", type=click.Path(dir_okay=False))
 @click.option("--quick", is_flag=True, help="A small sample: the same report in well under a minute.")
-@click.option("--workers", type=int, help="Worker processes [all cores, or in-process for small runs].")
+@workers_option()
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where the raw runs go.")
 @click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
 @click.option("--overwrite", is_flag=True, help="Replace the runs of another experiment of the same name.")
@@ -263,25 +238,20 @@ def run_command(experiment, quick, workers, runs_root, reports_root, overwrite) 
 
 
 @main.command("policy")
-@rules_option
-@click.option("--runs", "runs_root", default="runs", show_default=True, help="Where to look for knock_thresholds runs.")
+@rules_and_players()
+@click.option("--runs", "runs_root", type=click.Path(path_type=Path),
+              help="Where to look for knock_thresholds runs.  [default: runs]")
 @click.option("--answer", "answers", default="mix,max-min,equilibrium", show_default=True,
               help="Comma-separated: mix, max-min, equilibrium, an opponent of the panel (e.g. greedy), or all.")
 @click.option("--quick", is_flag=True, help="Also use a --quick run (few deals: for trying the study out, not advice).")
-@click.option("--write-study", type=click.Path(dir_okay=False), help="Write a study file that measures these rules; exit.")
+@click.option("--write-study", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a study file that measures these rules; exit.")
 def policy_command(rules_spec, players, runs_root, answers, quick, write_study) -> None:
     """The measured knock policy by knock limit for exactly these rules (two players), and whom it is against."""
-    from .knock_policy import policy_text, study_file
+    from .knock_policy import policy_answer
 
-    rules = load_rules(rules_spec, players)
-    asked = click.get_current_context().get_parameter_source("runs_root") != click.core.ParameterSource.DEFAULT
-    if asked and not Path(runs_root).is_dir():
-        raise ValueError(f"--runs {runs_root} is not a folder")
-    if write_study:
-        Path(write_study).write_text(study_file(rules))
-        click.echo(f"wrote {write_study}; measure with: oklasim run {write_study}")
-        return
-    click.echo(policy_text(rules, rules_spec, Path(runs_root), answers.split(","), quick))
+    click.echo(policy_answer(load_rules(rules_spec, players), rules_spec, runs_root, answers.split(","), quick,
+                             write_study))
 
 
 @main.command("report")
@@ -334,11 +304,11 @@ def show(run_dir: str) -> None:
 
 @main.command()
 @click.argument("strategies")
-@click.option("--seed", default=0, show_default=True, help="Seed of the run the game belongs to.")
+@seed_option("Seed of the run the game belongs to.")
 @click.option("--game", default=0, show_default=True, help="Game number within the run (from 0).")
 @click.option("--hands", "hands_only", is_flag=True, help="The run played independent hands, not games.")
-@rules_option
-@strategy_path_option
+@rules_and_players()
+@strategy_path_option()
 def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: str, players, strategy_paths) -> None:
     """Print one game of a run turn by turn, exactly as the run played it.
 
@@ -352,25 +322,9 @@ def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: 
         click.echo(line)
 
 
-def split_strategies(text: str) -> list[str]:
-    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
-    parts, depth, current = [], 0, ""
-    for char in text:
-        depth += (char == "(") - (char == ")")
-        if char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    parts.append(current.strip())
-    if depth != 0 or not all(parts):
-        raise ValueError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
-    return parts
-
-
 @main.command("strategies")
 @click.argument("family_name", required=False, metavar="[FAMILY]")
-@strategy_path_option
+@strategy_path_option()
 def strategies_command(family_name, strategy_paths) -> None:
     """List the strategy families, their parameters (default and range) and presets.
 

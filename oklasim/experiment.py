@@ -26,42 +26,17 @@ import json
 import re
 import shutil
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from . import storage
-from .batch import MAX_COUNT, RunResult, RunSpec, run, written_by_this_code
+from .batch import MAX_COUNT
+from .report import discard_unfinished
 from .rules import Rules
+from .studies import STUDIES, plain_run
+from .studies.spec import Experiment
 
 STUDY_FILE = "study.json"
-
-
-@dataclass(frozen=True)
-class Experiment:
-    name: str
-    kind: str
-    title: str
-    seed: int
-    mode: str  # "hands" or "games"
-    count: int
-    strategies: tuple[str, ...]
-    rules: dict[str, Any]
-    options: dict[str, Any] = field(default_factory=dict)
-    quick: bool = False
-    source: str = ""
-
-    def base_rules(self) -> Rules:
-        return Rules.from_dict(self.rules)
-
-    def size(self) -> dict[str, int]:
-        return {self.mode: self.count}
-
-    @property
-    def label(self) -> str:
-        return self.name + ("-quick" if self.quick else "")
-
-
 STUDY_KEYS = {"kind", "title", "seed", "hands", "games", "quick_hands", "quick_games", "strategies"}
 # What a study's results depend on: two experiments that differ here must not share a run folder.
 RESULT_FIELDS = ("kind", "seed", "mode", "count", "strategies", "rules", "options", "quick")
@@ -83,8 +58,6 @@ def _whole(value: object, what: str, low: int, high: int) -> int:
 
 def load(path: str | Path, quick: bool = False) -> Experiment:
     """Read and check an experiment file; every problem is a ValueError naming the file and the field."""
-    from .studies import STUDIES
-
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no experiment file {path}")
@@ -135,34 +108,12 @@ def load(path: str | Path, quick: bool = False) -> Experiment:
     return experiment
 
 
-def ensure_run(spec: RunSpec, run_dir: Path, workers: int) -> RunResult:
-    """The run of ``spec`` in ``run_dir`` (a folder of this study): reused if complete, resumed if interrupted,
-    replayed if its spec or oklasim's kernels changed since."""
-    if (run_dir / storage.MANIFEST).exists():
-        manifest = storage.read_manifest(run_dir)
-        if manifest["spec"]["run_id"] == spec.run_id and written_by_this_code(manifest):
-            if manifest["status"] == "complete" and _shards_intact(run_dir, manifest):
-                return RunResult(spec, run_dir, [], [], manifest.get("seconds", 0.0), manifest.get("peak_worker_mb", 0.0))
-            return run(spec, run_dir, workers=workers, resume=True)
-        return run(spec, run_dir, workers=workers, overwrite=True)
-    return run(spec, run_dir, workers=workers)
-
-
-def _shards_intact(run_dir: Path, manifest: dict) -> bool:
-    """Every planned shard present (foreign or unreadable files are errors)."""
-    kinds = storage.KINDS if manifest["spec"]["mode"] == "games" else ("hands",)
-    in_progress = {**manifest, "status": "running"}  # count the missing ones instead of failing on them
-    return all(len(storage.checked_shards(run_dir, k, in_progress)) == storage.planned_shards(manifest) for k in kinds)
-
-
 def run_experiment(path: str | Path, quick: bool = False, workers: int = 1, runs_root="runs", reports_root="reports",
                    overwrite: bool = False):
     """Run a study and write its report; returns the report's index.html path.
 
     The run folder ``runs_root/NAME`` belongs to one experiment file: an edit of that file reuses what it did
     not change; another file of the same name (other seed, size, rules...) replaces it only with ``overwrite``."""
-    from .studies import STUDIES
-
     experiment = load(path, quick)
     run_dir = Path(runs_root) / experiment.label
     _claim(run_dir, experiment, overwrite)
@@ -208,8 +159,6 @@ def read_study(run_dir: Path) -> Experiment:
         experiment = Experiment(**{**data, "strategies": tuple(data["strategies"])})
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError, KeyError) as exc:
         raise ValueError(f"{path} is not an oklasim study record ({exc})") from None
-    from .studies import STUDIES
-
     plain_name(experiment.name, str(path))
     if experiment.kind not in STUDIES:
         raise ValueError(f"{path}: study kind {experiment.kind!r} is not one of {', '.join(STUDIES)}")
@@ -218,9 +167,6 @@ def read_study(run_dir: Path) -> Experiment:
 
 def build_report(run_dir: str | Path, reports_root="reports") -> Path:
     """The report of a study folder (made by ``oklasim run``) or of a plain ``simulate`` run."""
-    from .report import discard_unfinished
-    from .studies import STUDIES, plain_run
-
     run_dir, reports_root = Path(run_dir), Path(reports_root)
     if reports_root.exists() and not reports_root.is_dir():
         raise ValueError(f"--reports {reports_root} is not a folder")
@@ -237,22 +183,3 @@ def build_report(run_dir: str | Path, reports_root="reports") -> Path:
     finally:
         discard_unfinished(target)  # whatever a failed build left; a finished one was renamed away
 
-
-def provenance(experiment: Experiment, runs: dict[str, RunSpec], size: str | None = None,
-               **extra: str) -> dict[str, str]:
-    """The facts a reader needs to trust and reproduce a report.
-
-    ``size`` replaces the default description of the sample (for studies that are not N runs of one size);
-    ``extra`` adds facts (their keys with underscores shown as spaces).
-    """
-    quick = " --quick" if experiment.quick else ""
-    facts = {
-        "study": f"{experiment.source} ({experiment.kind})",
-        "reproduce": f"oklasim run {experiment.source}{quick}",
-        "seed": str(experiment.seed),
-        "size": size or f"{experiment.count:,} {experiment.mode} per configuration, {len(runs)} configurations",
-        "strategies": ", ".join(experiment.strategies),
-        "rules": json.dumps(experiment.rules, sort_keys=True),
-    }
-    facts |= {key.replace("_", " "): value for key, value in extra.items()}
-    return facts

@@ -134,3 +134,15 @@ def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[st
             figure = "" if row["knock_limit"] == 0 else f"  ({_figure(row)})"
             lines.append(f"  limit {limit:<13} {row['advice']}{worst}{figure}")
     return "\n".join(lines)
+
+
+def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers: list[str], quick: bool,
+                  write_study: Path | None = None) -> str:
+    """What ``oklasim policy`` prints: the answers asked for, or (``write_study``) a study file written for these
+    rules. ``runs_root`` None: the default ``runs`` folder, used if it exists."""
+    if runs_root is not None and not runs_root.is_dir():
+        raise ValueError(f"--runs {runs_root} is not a folder")
+    if write_study:
+        write_study.write_text(study_file(rules))
+        return f"wrote {write_study}; measure with: oklasim run {write_study}"
+    return policy_text(rules, rules_spec, runs_root or Path("runs"), answers, quick)

@@ -42,6 +42,14 @@ class Side:
             out["game_win_rate"] = self.games_won.as_dict()
         return out
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Side:
+        """The inverse of ``as_dict``."""
+        games_won = data.get("game_win_rate")
+        return cls(data["name"], Estimate.from_dict(data["points_per_hand"]), Estimate.from_dict(data["hands_won"]),
+                   None if games_won is None else Estimate.from_dict(games_won),
+                   {name: Estimate.from_dict(value) for name, value in data["outcomes"].items()})
+
 
 @dataclass(frozen=True)
 class MatchResult:
@@ -79,6 +87,22 @@ class MatchResult:
             "seed": self.seed,
             "rules": self.rules,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> MatchResult:
+        """The inverse of ``as_dict`` (``variance_reduction`` is derived again; ``deal_nets`` is not stored)."""
+        return cls(
+            a=Side.from_dict(data["a"]),
+            b=Side.from_dict(data["b"]),
+            diff_points_per_hand=Estimate.from_dict(data["diff_points_per_hand"]),
+            unpaired_diff_points_per_hand=Estimate.from_dict(data["unpaired_diff_points_per_hand"]),
+            void_share=Estimate.from_dict(data["void"]),
+            mode=data["mode"],
+            deals=int(data["deals"]),
+            hands=int(data["hands"]),
+            seed=int(data["seed"]),
+            rules=data["rules"],
+        )
 
 
 def _points_of(seat: pl.Expr, players: int) -> pl.Expr:

@@ -64,6 +64,13 @@ def deadwood_after_discard(masks) -> np.ndarray:
     return out
 
 
+def knock_verdict(mask: int, hand_size: int, limit: int) -> str:
+    """What a hand may do under knock ``limit``: 'gin!', 'may knock' or 'may not knock'. A hand of
+    ``hand_size + 1`` cards (it has just drawn) is judged after its best discard."""
+    best = int((deadwood_after_discard if mask.bit_count() == hand_size + 1 else deadwood)([mask])[0])
+    return "gin!" if best == 0 else "may knock" if best <= limit else "may not knock"
+
+
 def best_discards(masks) -> np.ndarray:
     """Mask of the discards that reach ``deadwood_after_discard``, per hand."""
     array = as_masks(masks)

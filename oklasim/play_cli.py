@@ -6,11 +6,13 @@ import sys
 
 import click
 
+from .cli_options import rules_option, seed_option
+
 
 @click.command("play")
 @click.option("--against", default="simple", show_default=True, help="The bot's strategy.")
-@click.option("--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file.")
-@click.option("--seed", type=int, help="Seed of the deals (the same seed and moves give the same game) [random].")
+@rules_option()
+@seed_option("Seed of the deals (the same seed and moves give the same game) [random].", default=None)
 @click.option("--coach", is_flag=True, help="Show the `oklasim advise` table at each of your knock decisions.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Keep the game in FILE, rewritten after every move.")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False), help="Go on with a game saved with --save.")

@@ -30,6 +30,15 @@ class Estimate:
     def as_dict(self) -> dict:
         return {"mean": self.mean, "ci95": [self.low, self.high], "n": self.n}
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Estimate:
+        """The inverse of ``as_dict``.
+
+        >>> Estimate.from_dict(Estimate(0.5, 0.25, 0.75, 8).as_dict())
+        Estimate(mean=0.5, low=0.25, high=0.75, n=8)
+        """
+        return cls(float(data["mean"]), float(data["ci95"][0]), float(data["ci95"][1]), int(data["n"]))
+
     def text(self, digits: int = 2, percent: bool = False) -> str:
         if self.n == 0:
             return "n/a"  # nothing to measure, e.g. undercuts of a seat that never knocked

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from .cli_options import (load_rules, rules_and_players, seed_option, split_strategies, strategy_path_option,
+                          workers_option)
+
 TUNE_EPILOG = """\b
 Examples:
   oklasim tune threshold --against greedy,simple --rules eaai --budget 20
@@ -26,11 +29,10 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
 @click.command("tune", epilog=TUNE_EPILOG)
 @click.argument("family")
 @click.option("--against", required=True, help="The panel of opponents, comma-separated: 'greedy,simple'.")
-@click.option("--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file.")
-@click.option("--players", type=click.IntRange(2, 4), help="Players (2-4) [as the rules say].")
+@rules_and_players()
 @click.option("--budget", type=int, default=20, show_default=True,
               help="Candidates to try (the family's defaults first); a rerun with a larger budget continues.")
-@click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same candidates and result.")
+@seed_option("Seed: the same seed gives the same candidates and result.")
 @click.option("--param", "params", multiple=True, metavar="NAME[=LO..HI]",
               help="Tune this parameter, over LO..HI if given (repeatable) [every parameter with a range].")
 @click.option("--fix", "fixes", multiple=True, metavar="NAME=VALUE", help="Hold a parameter at VALUE (repeatable).")
@@ -42,9 +44,8 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
               help="Fresh deals per opponent for the final check of the best candidate against the defaults.")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Folder of the study and the result [runs/tune/FAMILY-HASH of the arguments].")
-@click.option("--workers", type=int, help="Worker processes [all cores, or in-process for small runs].")
-@click.option("--strategy-path", "strategy_paths", multiple=True, type=click.Path(exists=True),
-              help="Extra strategy file or folder (repeatable).")
+@workers_option()
+@strategy_path_option()
 def tune_command(family, against, rules_spec, players, budget, seed, params, fixes, hands_per_rung, rungs, held_out,
                  out, workers, strategy_paths) -> None:
     """Tune the parameters of strategy FAMILY against a panel of opponents.
@@ -61,7 +62,6 @@ def tune_command(family, against, rules_spec, players, budget, seed, params, fix
     The study is kept in the folder: interrupt it and run the same command
     to continue; the result equals that of an uninterrupted run.
     """
-    from .cli import load_rules, split_strategies  # here: oklasim.cli imports this module
     from .strategy import parse_overrides
     from .tune import TuneSpec, default_folder, run_tune
 

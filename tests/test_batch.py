@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from oklasim import storage
-from oklasim.batch import RunSpec, run
+from oklasim import batch, storage
+from oklasim.batch import RunSpec, SerialExecutor, make_executor, run
 from oklasim.cli import main
 from oklasim.engine import simulate
 from oklasim.rules import Rules
@@ -43,6 +43,33 @@ def test_same_results_on_a_local_dask_cluster(tmp_path):
     dask = run(spec(), tmp_path / "dask", dask_local=2, progress=False)
     assert dask.hands.sort(SORT).equals(local.hands.sort(SORT))
     assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["backend"] == "dask local x2"
+
+
+def test_one_worker_plays_in_process_and_collects_shard_by_shard(tmp_path):
+    backend = make_executor(spec(), workers=1)
+    assert isinstance(backend.executor, SerialExecutor) and backend.name == "in-process"
+    failed = backend.executor.submit(int, "not a number")  # a task's error waits in its future, as in a pool
+    assert isinstance(failed.exception(), ValueError)
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # an interrupt is not kept for later
+        backend.executor.submit(interrupted)
+
+    class Counting(SerialExecutor):
+        submitted = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.submitted += 1
+            return super().submit(fn, *args, **kwargs)
+
+    executor, plan = Counting(), spec()
+    for taken, _ in enumerate(batch._play(executor, plan, iter(range(plan.n_shards)), None), 1):
+        assert executor.submitted == taken  # one shard in flight: each collected before the next is played
+    assert taken == plan.n_shards
+    run(plan, tmp_path / "r", workers=1, progress=False)
+    assert storage.read_manifest(tmp_path / "r")["backend"] == "in-process"
 
 
 def test_parquet_and_manifest_carry_provenance(tmp_path):

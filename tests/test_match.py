@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from oklasim import engine
 from oklasim._kernels import engine_nb as E
 from oklasim.cli import main
-from oklasim.match import match, tournament
+from oklasim.match import MatchResult, match, tournament
 from oklasim.rules import Rules
 from oklasim.stats import mean_ci, paired_difference, proportion, ratio_ci, wilson
 
@@ -46,6 +46,15 @@ def test_match_figures_are_consistent():
 def test_games_match_has_win_rates_that_add_up():
     result = match("simple", "greedy", games=300, seed=2)
     assert result.a.games_won.mean + result.b.games_won.mean == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("size", [{"hands": 500}, {"games": 30}])
+def test_a_match_result_reads_back_from_its_dict(size):
+    result = match("simple", "greedy", seed=3, **size)
+    stored = json.loads(json.dumps(result.as_dict()))  # as a tournament keeps it on disk
+    back = MatchResult.from_dict(stored)
+    assert back == result and back.as_dict() == result.as_dict()  # deal_nets is not stored (compare=False)
+    assert (back.a.games_won is None) == ("hands" in size)
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -11,13 +11,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from oklasim import melds, storage
+from oklasim import analysis, combinatorics, melds, storage
 from oklasim._kernels.rng_nb import random_hands_nb
 from oklasim._kernels.tables import N_RANKS
 from oklasim.experiment import build_report, load, run_experiment
 from oklasim.match import match
 from oklasim.rules import Rules
-from oklasim.studies import dealt_hands, tournament, upcard_effects
+from oklasim.studies import dealt_hands, tournament
 from oklasim.studies.common import quantile_ci
 
 NEVER_KNOCKS = "random(knock_probability=0)"
@@ -130,7 +130,7 @@ def test_report_rebuilds_identically_from_the_run_folder(studies, kind, tmp_path
 def test_upcard_tables_match_the_data(studies):
     _, run_dir, folder = studies["upcard_effects"]
     hands = storage.read(run_dir / "oklahoma", "hands")
-    expected = upcard_effects.by_upcard(hands)
+    expected = analysis.by_upcard(hands)
     table = pl.read_csv(folder / "by_upcard_oklahoma.csv")
     assert table["n"].sum() == hands.height == 1500
     for row in table.iter_rows(named=True):
@@ -171,22 +171,22 @@ def test_exact_gin_count_agrees_with_brute_force(suits, ranks):
     deck, cards = window(suits, ranks)
     ten = all_hands(cards, 10)
     brute_gin = np.sort(ten[melds.deadwood(ten) == 0])
-    counted = dealt_hands.melded_hands(10, deck)
+    counted = combinatorics.melded_hands(10, deck)
     assert counted.size == brute_gin.size > 0
     assert np.array_equal(counted, brute_gin)
     eleven = all_hands(cards, 11)
-    assert dealt_hands.melded_hands(11, deck).size == int((melds.deadwood(eleven) == 0).sum())
-    assert dealt_hands.with_one_more(counted, deck).size == int((melds.deadwood_after_discard(eleven) == 0).sum())
-    splits = dealt_hands.split_patterns(deck)
+    assert combinatorics.melded_hands(11, deck).size == int((melds.deadwood(eleven) == 0).sum())
+    assert combinatorics.with_one_more(counted, deck).size == int((melds.deadwood_after_discard(eleven) == 0).sum())
+    splits = combinatorics.split_patterns(deck)
     assert splits["4+3+3"] + splits["5+5"] - splits["both"] == counted.size
 
 
 def test_exact_counts_on_the_full_deck():
     for size in (3, 4):  # every 3- and 4-card hand, brute force
         hands = np.array([sum(1 << c for c in combo) for combo in itertools.combinations(range(52), size)])
-        assert dealt_hands.melded_hands(size).size == int((melds.deadwood(hands) == 0).sum())
-    assert dealt_hands.melded_hands(3).size == 13 * 4 + 4 * 11  # sets of 3, runs of 3
-    exact = dealt_hands.exact_counts()
+        assert combinatorics.melded_hands(size).size == int((melds.deadwood(hands) == 0).sum())
+    assert combinatorics.melded_hands(3).size == 13 * 4 + 4 * 11  # sets of 3, runs of 3
+    exact = combinatorics.exact_counts()
     assert exact["gin_10"] == 136_694 and exact["hands_10"] == math.comb(52, 10)
     assert exact["splits"]["4+3+3"] + exact["splits"]["5+5"] - exact["splits"]["both"] == exact["gin_10"]
     # Sampling agrees with the exact probabilities (99.9% binomial bounds).

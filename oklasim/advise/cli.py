@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from ..cli_options import strategy_path_option
 from .request import FIELDS, Request
 
 ADVISE_EPILOG = """\b
@@ -85,8 +86,7 @@ _params = [_option(name) for name in FIELDS] + [
     click.option("--file", "request_file", type=click.Path(exists=True, dir_okay=False),
                  help="JSON or TOML file with the request (flags override it)."),
     click.option("--json", "as_json", is_flag=True, help="Print JSON for tools."),
-    click.option("--strategy-path", "strategy_paths", multiple=True, type=click.Path(exists=True),
-                 help="Extra strategy file or folder (repeatable)."),
+    strategy_path_option(),
 ]
 for _param in reversed(_params):
     _advise = _param(_advise)

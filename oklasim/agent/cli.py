@@ -6,13 +6,14 @@ import sys
 
 import click
 
+from ..cli_options import json_option, rules_option, seed_option, strategy_path_option
+
 
 @click.command("agent")
 @click.option("--strategy", "strategy_name", required=True, help="Strategy playing the seat, e.g. simple or 'threshold(limit=4)'.")
-@click.option("--rules", "rules_spec", default="seeds", show_default=True, help="Rules preset or TOML file the referee plays.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the seat's own random stream.")
-@click.option("--strategy-path", "strategy_paths", multiple=True, type=click.Path(exists=True),
-              help="Extra strategy file or folder (repeatable).")
+@rules_option("Rules preset or TOML file the referee plays.")
+@seed_option("Seed of the seat's own random stream.")
+@strategy_path_option()
 def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths) -> None:
     """Play one seat for another referee: JSON lines on stdin, answers on stdout.
 
@@ -49,8 +50,8 @@ def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths
               help="The opponent: OpenSpiel's own simple bot, or an oklasim strategy.")
 @click.option("--hands", default=2000, show_default=True, help="Hands refereed by OpenSpiel (seats alternate).")
 @click.option("--engine-hands", default=100_000, show_default=True, help="Hands of the same match in oklasim's engine.")
-@click.option("--seed", default=0, show_default=True, help="Seed of OpenSpiel's deals and of the engine's.")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@seed_option("Seed of OpenSpiel's deals and of the engine's.")
+@json_option()
 def openspiel_command(strategy, against, hands, engine_hands, seed, as_json) -> None:
     """Cross-check: STRATEGY plays in OpenSpiel's gin_rummy (oklahoma=true) and in oklasim's engine.
 

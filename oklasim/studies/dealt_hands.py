@@ -3,10 +3,11 @@
 * The deadwood of the dealt 10 cards, and the best deadwood of 11 cards
   (10 dealt + one more, after the best discard), sampled.
 * The exact probability of a dealt gin (10 cards with no deadwood), by
-  counting: every union of pairwise-disjoint melds covering exactly 10 cards
-  is a gin hand and every gin hand is one, so the distinct unions, divided by
-  C(52, 10), give the probability. The same count for 11 cards gives the
-  exact chance that the non-dealer's first 11 cards hold a gin (and a big gin).
+  counting (``oklasim.combinatorics``): every union of pairwise-disjoint
+  melds covering exactly 10 cards is a gin hand and every gin hand is one,
+  so the distinct unions, divided by C(52, 10), give the probability. The
+  same count for 11 cards gives the exact chance that the non-dealer's first
+  11 cards hold a gin (and a big gin).
 * The non-dealer's chance to knock on its very first turn, by the knock
   limit the upcard sets: its 10 cards H, the upcard U (the 11th card of the
   deal) and the first stock card S (the 12th). "Take": after taking U, its
@@ -25,7 +26,6 @@ rebuilds the report from them without dealing again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from pathlib import Path
@@ -37,13 +37,14 @@ import polars as pl
 from .. import __version__, melds, storage
 from .._kernels import SOURCE_HASH
 from .._kernels.rng_nb import random_hands_nb
-from .._kernels.tables import N_RANKS, all_melds
-from ..cards import FULL_DECK
+from .._kernels.tables import N_RANKS
+from ..analysis import RANK_ORDER
+from ..combinatorics import exact_counts
 from ..engine import stream_key
-from ..experiment import Experiment, provenance
 from ..report import Report
 from ..stats import Z95, proportion
-from .common import RANK_ORDER, fmt, quantile_ci
+from .common import fmt_interval, quantile_ci
+from .spec import Experiment, provenance, result_key
 
 RESULTS_FILE = "dealt_hands.json"
 HISTOGRAM_FILE = "deadwood_histograms.csv"
@@ -82,76 +83,6 @@ NO_GIN_SOURCE = (
     "which indeed cover every gin hand: a run of 6, 7 or 10 splits into shorter runs), but the copies "
     "available to us stop before its result, so we do not quote one."
 )
-
-
-# -- exact counting ----------------------------------------------------------------------------
-
-
-def melded_hands(cards: int, deck: int = FULL_DECK, sizes: tuple[int, ...] | None = None) -> np.ndarray:
-    """Every hand of ``cards`` cards from ``deck`` (a card mask) that is all melds, as sorted unique masks.
-
-    A hand has no deadwood exactly when it is a union of pairwise-disjoint
-    melds, so this enumerates such unions (a meld's cards must all be in the
-    deck; only melds of the given ``sizes`` when given) level by level, one
-    meld more each time in increasing meld order, and removes the hands
-    reached by more than one union.
-    """
-    pool = np.array([m for m in all_melds().tolist() if m & ~deck == 0 and m.bit_count() <= cards
-                     and (sizes is None or m.bit_count() in sizes)], dtype=np.int64)
-    meld_sizes = np.bitwise_count(pool.view(np.uint64)).astype(np.int64)
-    frontier_mask = np.zeros(1, dtype=np.int64)
-    frontier_size = np.zeros(1, dtype=np.int64)
-    frontier_last = np.full(1, -1, dtype=np.int64)
-    found = [np.zeros(0, dtype=np.int64)]
-    while frontier_mask.size:
-        # Extend every partial union by every later meld that fits: (partials x melds) at once.
-        later = np.arange(pool.size)[None, :] > frontier_last[:, None]
-        disjoint = (frontier_mask[:, None] & pool[None, :]) == 0
-        total = frontier_size[:, None] + meld_sizes[None, :]
-        row, col = np.nonzero(later & disjoint & (total <= cards))
-        masks = frontier_mask[row] | pool[col]
-        size = total[row, col]
-        found.append(masks[size == cards])
-        keep = size <= cards - 3  # room for one more meld
-        frontier_mask, frontier_size, frontier_last = masks[keep], size[keep], col[keep]
-    return _unique(np.concatenate(found))
-
-
-def _unique(masks: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (sorting beats ``np.unique`` on millions of int64 here)."""
-    ordered = np.sort(masks)
-    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if ordered.size else ordered
-
-
-def with_one_more(hands: np.ndarray, deck: int = FULL_DECK) -> np.ndarray:
-    """The distinct hands made by adding one card of ``deck`` not already held to each of ``hands``."""
-    cards = np.array([1 << c for c in range(52) if deck >> c & 1], dtype=np.int64)
-    grown = hands[:, None] | cards[None, :]
-    return _unique(grown[(hands[:, None] & cards[None, :]) == 0])
-
-
-def split_patterns(deck: int = FULL_DECK) -> dict[str, int]:
-    """How many 10-card gin hands can be laid as 4+3+3 cards, as 5+5, as both (every gin hand is at least
-    one of these: a longer run splits into shorter ones)."""
-    four_three_three = melded_hands(10, deck, sizes=(3, 4))  # 3 and 4 only make 10 as 4+3+3
-    five_five = melded_hands(10, deck, sizes=(5,))
-    both = np.intersect1d(four_three_three, five_five, assume_unique=True)
-    return {"4+3+3": int(four_three_three.size), "5+5": int(five_five.size), "both": int(both.size)}
-
-
-def exact_counts() -> dict:
-    """The exact counts behind the report's gin probabilities (a few seconds)."""
-    gin10 = melded_hands(10)
-    gin11 = with_one_more(gin10)
-    big11 = melded_hands(11)
-    return {
-        "gin_10": int(gin10.size),
-        "hands_10": math.comb(52, 10),
-        "gin_in_11": int(gin11.size),
-        "big_gin_11": int(big11.size),
-        "hands_11": math.comb(52, 11),
-        "splits": split_patterns(),
-    }
 
 
 # -- sampling ----------------------------------------------------------------------------------
@@ -245,15 +176,10 @@ def check(experiment: Experiment) -> None:
         raise ValueError(f"{experiment.source}: dealt_hands takes no [options]")
 
 
-def result_key(experiment: Experiment) -> str:
-    """What the stored results depend on: change any of it and they are recomputed."""
-    facts = {"seed": experiment.seed, "count": experiment.count, "discard_taken_card":
-             experiment.base_rules().discard_taken_card, "method": METHOD, "kernels": SOURCE_HASH}
-    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
-
-
 def run(experiment: Experiment, run_dir: Path, workers) -> None:
-    key = result_key(experiment)
+    # What the stored results depend on: change any of it and they are recomputed.
+    key = result_key({"seed": experiment.seed, "count": experiment.count, "discard_taken_card":
+                      experiment.base_rules().discard_taken_card, "method": METHOD, "kernels": SOURCE_HASH})
     results = run_dir / RESULTS_FILE
     if results.is_file() and json.loads(results.read_text()).get("key") == key:
         return  # the same spec: reuse
@@ -459,9 +385,7 @@ def _first_turn_figure(table: pl.DataFrame):
 
 
 def _interval(row: dict, name: str, digits: int = 1, percent: bool = False) -> str:
-    scale, unit = (100, "%") if percent else (1, "")
-    return (f"{fmt(row[name] * scale, digits)}{unit} (95% interval {fmt(row[f'{name}_lo'] * scale, digits)} to "
-            f"{fmt(row[f'{name}_hi'] * scale, digits)}{unit})")
+    return fmt_interval(row[name], row[f"{name}_lo"], row[f"{name}_hi"], digits, percent)
 
 
 def _summary(summary: pl.DataFrame, exact: pl.DataFrame, first: pl.DataFrame, published: pl.DataFrame,

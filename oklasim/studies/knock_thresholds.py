@@ -26,7 +26,6 @@ Options: ``opponents``, ``thresholds``, ``gin_after_draws`` (and their
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from dataclasses import asdict
@@ -36,7 +35,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ..experiment import Experiment, provenance
 from ..report import Report
 from ..storage import atomic_write_bytes
 from ..stats import mean_ci
@@ -44,6 +42,7 @@ from . import knock_equilibrium, knock_scores
 from .knock_answers import ASAP, MAXMIN, MIX, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, \
     max_min, rule_words
 from .paired_pool import GamesPlayed, Pairing, play_games, play_pairings
+from .spec import Experiment, provenance, result_key
 
 DEFAULTS = {
     "opponents": ["greedy", "defensive", "threshold:gin_only", "threshold:early_then_gin", "expert"],
@@ -131,7 +130,7 @@ def stage_keys(experiment: Experiment) -> dict[str, str]:
     keys = {}
     for name, used in STAGE_OPTIONS.items():
         data = common | {key: opts[key] for key in used}
-        keys[name] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+        keys[name] = result_key(data)
     return keys
 
 

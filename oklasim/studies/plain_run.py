@@ -7,10 +7,8 @@ from pathlib import Path
 import polars as pl
 
 from .. import storage
-from ..analysis import outcome_mix, seat_table
+from ..analysis import by_upcard, outcome_mix, rank_sorted, seat_table
 from ..report import Report
-from .common import rank_sorted
-from .upcard_effects import by_upcard
 
 
 def report(run_dir: Path, report_dir: Path) -> Path:

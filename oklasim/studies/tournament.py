@@ -17,7 +17,6 @@ nothing again, and adding a strategy plays only its new matches.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import os
@@ -31,12 +30,12 @@ from matplotlib.colors import SymLogNorm
 from .. import storage
 from .._kernels import SOURCE_HASH
 from ..batch import RunSpec
-from ..experiment import Experiment, provenance
-from ..match import MatchResult, Side, TournamentResult, match
+from ..match import MatchResult, TournamentResult, match
 from ..report import Report
 from ..stats import Estimate, proportion
 from ..strategy import resolve
 from .common import fmt, fmt_interval
+from .spec import Experiment, provenance, result_key
 
 INDEX_FILE = "tournament.json"
 MATCH_DIR = "matches"
@@ -95,7 +94,7 @@ def seatings(experiment: Experiment, a: str, b: str) -> tuple[RunSpec, RunSpec]:
 def match_key(experiment: Experiment, a: str, b: str) -> tuple[str, dict[str, str]]:
     """The match's key, and the canonical spelling (every parameter) of both strategies."""
     first, second = seatings(experiment, a, b)
-    key = hashlib.sha256(f"{first.run_id}:{second.run_id}".encode()).hexdigest()[:16]
+    key = result_key({"seatings": [first.run_id, second.run_id]})
     return key, {a: first.strategies[0], b: first.strategies[1]}
 
 
@@ -127,31 +126,6 @@ def run(experiment: Experiment, run_dir: Path, workers: int | None) -> None:
 # -- reading the stored matches back -----------------------------------------------------------
 
 
-def _estimate(data: dict) -> Estimate:
-    return Estimate(float(data["mean"]), float(data["ci95"][0]), float(data["ci95"][1]), int(data["n"]))
-
-
-def _side(data: dict) -> Side:
-    return Side(data["name"], _estimate(data["points_per_hand"]), _estimate(data["hands_won"]), None,
-                {name: _estimate(value) for name, value in data["outcomes"].items()})
-
-
-def match_from_dict(data: dict) -> MatchResult:
-    """A ``MatchResult`` rebuilt from its ``as_dict()`` (hands mode)."""
-    return MatchResult(
-        a=_side(data["a"]),
-        b=_side(data["b"]),
-        diff_points_per_hand=_estimate(data["diff_points_per_hand"]),
-        unpaired_diff_points_per_hand=_estimate(data["unpaired_diff_points_per_hand"]),
-        void_share=_estimate(data["void"]),
-        mode=data["mode"],
-        deals=int(data["deals"]),
-        hands=int(data["hands"]),
-        seed=int(data["seed"]),
-        rules=data["rules"],
-    )
-
-
 def load(run_dir: Path) -> tuple[TournamentResult, dict]:
     """The stored tournament, and its index (strategies, their canonical spelling, the match files)."""
     index_file = run_dir / INDEX_FILE
@@ -161,7 +135,7 @@ def load(run_dir: Path) -> tuple[TournamentResult, dict]:
     matches, kernels = {}, set()
     for entry in index["matches"]:
         record = json.loads((run_dir / entry["file"]).read_text())
-        matches[(entry["a"], entry["b"])] = match_from_dict(record["result"])
+        matches[(entry["a"], entry["b"])] = MatchResult.from_dict(record["result"])
         kernels.add(record.get("kernels", "unknown"))
     index = index | {"kernels": sorted(kernels)}
     return TournamentResult(list(index["strategies"]), matches), index

@@ -18,12 +18,12 @@ import numpy as np
 import polars as pl
 
 from .. import storage
+from ..analysis import PLAYER_OUTCOMES, UPCARD_OUTCOMES, by_upcard, group_means, group_shares, rank_sorted
 from ..batch import RunSpec
-from ..experiment import Experiment, ensure_run, provenance
 from ..report import Report
-from .common import error_bars, fmt, group_means, group_shares, rank_sorted, with_rank
+from .common import error_bars, fmt
+from .spec import Experiment, ensure_run, provenance
 
-OUTCOMES = ("knock", "gin", "undercut", "void")
 COLOURS = {"knock": "#4c78a8", "gin": "#54a24b", "undercut": "#e45756", "void": "#bab0ac"}
 
 
@@ -57,40 +57,21 @@ def run(experiment: Experiment, run_dir: Path, workers: int) -> None:
         ensure_run(spec, run_dir / name, workers)
 
 
-DEALER_EDGE = (
-    pl.when(pl.col("dealer") == 0)
-    .then(pl.col("points_0") - pl.col("points_1"))
-    .otherwise(pl.col("points_1") - pl.col("points_0"))
-)
-PLAYER_OUTCOMES = {o: pl.col("outcome").is_in([o, "big_gin"] if o == "gin" else [o, "guard"] if o == "void" else [o])
-                   for o in OUTCOMES}
-
-
-def by_upcard(hands: pl.DataFrame, key: str = "upcard_rank") -> pl.DataFrame:
-    """One row per upcard rank (or suit): outcome shares, draws, points, pick-ups, dealer edge."""
-    hands = with_rank(hands)
-    shares = group_shares(
-        hands,
-        [key],
-        PLAYER_OUTCOMES
-        | {
-            "taken_by_non_dealer": pl.col("first_taker") == 1 - pl.col("dealer"),
-            "taken_by_dealer": pl.col("first_taker") == pl.col("dealer"),
-        },
-    )
-    means = group_means(hands, [key], {"draws": pl.col("draws"), "points": pl.col("points"), "dealer_edge": DEALER_EDGE})
-    return shares.join(means.drop("n"), on=key)
+def _stacked_outcomes(ax, table: pl.DataFrame) -> np.ndarray:
+    """One bar per row of ``table``: its outcome shares stacked. Returns the bars' x positions."""
+    x = np.arange(table.height)
+    bottom = np.zeros(table.height)
+    for outcome in UPCARD_OUTCOMES:
+        share = table[outcome].to_numpy()
+        ax.bar(x, share, bottom=bottom, color=COLOURS[outcome], label=outcome)
+        bottom += share
+    return x
 
 
 def _outcome_figure(tables: dict[str, pl.DataFrame]):
     fig, axes = plt.subplots(1, len(tables), figsize=(5.5 * len(tables), 3.8), sharey=True)
     for ax, (name, table) in zip(np.atleast_1d(axes), tables.items()):
-        x = np.arange(table.height)
-        bottom = np.zeros(table.height)
-        for outcome in OUTCOMES:
-            share = table[outcome].to_numpy()
-            ax.bar(x, share, bottom=bottom, color=COLOURS[outcome], label=outcome)
-            bottom += share
+        x = _stacked_outcomes(ax, table)
         ax.set_xticks(x, table["upcard_rank"].cast(pl.String).to_list())
         ax.set_title(name)
         ax.set_xlabel("upcard rank")
@@ -142,12 +123,7 @@ def by_players(frames: dict[int, pl.DataFrame]) -> pl.DataFrame:
 
 def _players_figure(table: pl.DataFrame):
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
-    x = np.arange(table.height)
-    bottom = np.zeros(table.height)
-    for outcome in OUTCOMES:
-        share = table[outcome].to_numpy()
-        ax.bar(x, share, bottom=bottom, color=COLOURS[outcome], label=outcome)
-        bottom += share
+    x = _stacked_outcomes(ax, table)
     ax.set_xticks(x, [f"{p} players" for p in table["players"].to_list()])
     ax.set_ylabel("share of hands")
     ax.legend(loc="lower right", fontsize=8)
