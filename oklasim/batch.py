@@ -320,7 +320,7 @@ def _nothing() -> None:
 
 
 class Backend(NamedTuple):
-    """Where shards are played, and how to let go of it."""
+    """Where shards are played, and how to let go of it (a tuple too: ``executor, abandon, close, name = ...``)."""
 
     executor: Executor
     abandon: Callable[[], None]  # after an error or an interrupt: a pool that saw one is not reused

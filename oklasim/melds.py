@@ -66,7 +66,15 @@ def deadwood_after_discard(masks) -> np.ndarray:
 
 def knock_verdict(mask: int, hand_size: int, limit: int) -> str:
     """What a hand may do under knock ``limit``: 'gin!', 'may knock' or 'may not knock'. A hand of
-    ``hand_size + 1`` cards (it has just drawn) is judged after its best discard."""
+    ``hand_size + 1`` cards (it has just drawn) is judged after its best discard.
+
+    >>> from oklasim.cards import parse_hand
+    >>> drawn = parse_hand("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d 9s")  # 5 after discarding the 9
+    >>> knock_verdict(drawn, 10, 6), knock_verdict(drawn, 10, 4)
+    ('may knock', 'may not knock')
+    >>> knock_verdict(parse_hand("As 2s 3s 4s 7d 7h 7c Jc Qc Kc 9d"), 10, 0)
+    'gin!'
+    """
     best = int((deadwood_after_discard if mask.bit_count() == hand_size + 1 else deadwood)([mask])[0])
     return "gin!" if best == 0 else "may knock" if best <= limit else "may not knock"
 
