@@ -195,7 +195,7 @@ def sample_world_nb(key, sample, unseen, n_unseen, known, need, draws, flags, la
     they can) and that card was a discard leaving the least deadwood
     (``PRIOR_LAST_DISCARD``); a world still failing after ``REPAIR_STEPS``
     swaps is drawn again, up to ``MAX_ATTEMPTS`` times.
-    ``experiments/advise_prior_calibration.py`` measures what each step buys.
+    ``benchmarks/advise_calibration.py`` measures how well worlds of this prior predict a knock's result.
     """
     state = stream_state_nb(key, sample)
     hand = known
