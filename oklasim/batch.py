@@ -426,7 +426,8 @@ def run(
         backend.close()
         seconds = time.perf_counter() - started
         if out is not None:
-            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name, peak_mb))
+            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name,
+                                                  peak_mb))
     ordered = [frames[s] for s in sorted(frames)]
     return RunResult(
         spec,

@@ -15,7 +15,7 @@ from oklasim._kernels import layout as L
 from oklasim.batch import MAX_COUNT, MAX_IN_FLIGHT, RunSpec, run
 from oklasim.cli import main
 from oklasim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, simulate
-from oklasim.experiment import build_report, run_experiment
+from oklasim.experiment import run_experiment
 from oklasim.rules import MAX_BONUS, Rules, field_docs, field_names
 from oklasim.studies.spec import ensure_run
 
