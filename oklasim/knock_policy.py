@@ -37,6 +37,11 @@ def rules_key(rules: Rules) -> str:
     return json.dumps(rules.to_dict(), sort_keys=True)
 
 
+def _same_key(stored: str) -> str:
+    """A table's rules as ``rules_key`` spells them now (a field added since takes its default)."""
+    return rules_key(Rules.from_dict(json.loads(stored)))
+
+
 def _study_runs(runs_root: Path) -> list[tuple[Path, dict]]:
     """knock_thresholds run folders holding a policy table, newest first."""
     found = []
@@ -79,7 +84,7 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
     skipped: list[Path] = []
     key = rules_key(rules)
     for source in itertools.chain(_runs(runs_root, quick, skipped), _shipped()):
-        rows = source.table.filter(pl.col("rules") == key)
+        rows = source.table.filter(pl.col("rules").map_elements(_same_key, return_dtype=pl.String) == key)
         if rows.height:
             return source, rows
     hint = ""
@@ -93,7 +98,8 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
 def _figure(row: dict) -> str:
     if row["answer"] == "equilibrium":
         return (f"exploitability {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] "
-                f"points/hand on fresh deals (the most any rule of the family gains against it), n={row['deals']:,}")
+                f"points/hand: the best rule of the family against it, picked on fresh deals, measured on a third "
+                f"sample of n={row['confirm_deals'] or row['deals']:,}")
     return (f"gain over knocking at once {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, "
             f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
 
