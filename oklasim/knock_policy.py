@@ -73,8 +73,8 @@ def study_file(rules: Rules) -> str:
     fields = "\n".join(line for line in rules.to_toml().splitlines() if not line.startswith("undercut_bonus"))
     return (
         "# Written by `oklasim policy --write-study`: the knock study under one set of rules.\n"
-        "[study]\nkind = \"knock_thresholds\"\ntitle = \"When to knock\"\nseed = 2026\nhands = 12000\n"
-        "quick_hands = 500\n\n[rules]\n" + fields + "\n\n[options]\n"
+        "[study]\nkind = \"knock_thresholds\"\ntitle = \"When to knock\"\nseed = 2026\nhands = 2500\n"
+        "quick_hands = 60\n\n[rules]\n" + fields + "\n\n[options]\n"
         f"undercut_bonuses = [{rules.undercut_bonus}]\nconfirm_seed = 2027\n"
     )
 

@@ -132,6 +132,10 @@ def test_a_knock_limit_no_upcard_gives_is_refused():
     assert Rules().replace(ace_upcard="one", deal_knock_limit=1).knock_limits() == list(range(1, 11))
     with pytest.raises(ValueError, match="outside its range"):
         Rules().replace(deal_knock_limit=11)
+    from oklasim.table import Table
+
+    with pytest.raises(ValueError, match="for simulations only"):  # the table deals as in play, never silently
+        Table(Rules().replace(deal_knock_limit=5), [], seed=1)
 
 
 # -- paired matches on one pool --------------------------------------------------------------------------
