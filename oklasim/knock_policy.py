@@ -97,9 +97,9 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
 
 def _figure(row: dict) -> str:
     if row["answer"] == "equilibrium":
-        return (f"exploitability {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] "
-                f"points/hand: the best rule of the family against it, picked on fresh deals, measured on a third "
-                f"sample of n={row['confirm_deals'] or row['deals']:,}")
+        return (f"exploitability: the best other rule of the family gains {row['confirmed_gain']:+.2f} "
+                f"[{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] points/hand against it; picked on fresh "
+                f"deals, measured on a third sample of n={row['confirm_deals'] or row['deals']:,}")
     return (f"gain over knocking at once {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, "
             f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
 
