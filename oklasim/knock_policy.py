@@ -37,6 +37,11 @@ def rules_key(rules: Rules) -> str:
     return json.dumps(rules.to_dict(), sort_keys=True)
 
 
+def _same_key(stored: str) -> str:
+    """A table's rules as ``rules_key`` spells them now (a field added since takes its default)."""
+    return rules_key(Rules.from_dict(json.loads(stored)))
+
+
 def _study_runs(runs_root: Path) -> list[tuple[Path, dict]]:
     """knock_thresholds run folders holding a policy table, newest first."""
     found = []
@@ -68,8 +73,8 @@ def study_file(rules: Rules) -> str:
     fields = "\n".join(line for line in rules.to_toml().splitlines() if not line.startswith("undercut_bonus"))
     return (
         "# Written by `oklasim policy --write-study`: the knock study under one set of rules.\n"
-        "[study]\nkind = \"knock_thresholds\"\ntitle = \"When to knock\"\nseed = 2026\nhands = 12000\n"
-        "quick_hands = 500\n\n[rules]\n" + fields + "\n\n[options]\n"
+        "[study]\nkind = \"knock_thresholds\"\ntitle = \"When to knock\"\nseed = 2026\nhands = 2500\n"
+        "quick_hands = 60\n\n[rules]\n" + fields + "\n\n[options]\n"
         f"undercut_bonuses = [{rules.undercut_bonus}]\nconfirm_seed = 2027\n"
     )
 
@@ -79,7 +84,7 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
     skipped: list[Path] = []
     key = rules_key(rules)
     for source in itertools.chain(_runs(runs_root, quick, skipped), _shipped()):
-        rows = source.table.filter(pl.col("rules") == key)
+        rows = source.table.filter(pl.col("rules").map_elements(_same_key, return_dtype=pl.String) == key)
         if rows.height:
             return source, rows
     hint = ""
@@ -92,8 +97,9 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
 
 def _figure(row: dict) -> str:
     if row["answer"] == "equilibrium":
-        return (f"exploitability {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] "
-                f"points/hand on fresh deals (the most any rule of the family gains against it), n={row['deals']:,}")
+        return (f"exploitability: the best other rule of the family gains {row['confirmed_gain']:+.2f} "
+                f"[{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] points/hand against it; picked on fresh "
+                f"deals, measured on a third sample of n={row['confirm_deals'] or row['deals']:,}")
     return (f"gain over knocking at once {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, "
             f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
 

@@ -139,6 +139,17 @@ def _side(name: str, hands: pl.DataFrame, games: pl.DataFrame | None, mine, play
     return Side(name, mean_ci(table["per_seat"].to_numpy()), proportion(int(table["won"].sum()), n), games_won, outcomes)
 
 
+def seatings(a, b, players: int) -> list[list]:
+    """The seatings of a duplicate deal: A in each seat in turn, B in every other seat."""
+    return [[a if place == seat else b for place in range(players)] for seat in range(players)]
+
+
+def seat_nets(hands: pl.DataFrame, seat: int, players: int) -> np.ndarray:
+    """Per hand, the seat's points minus the average of the other seats' (A's net when A sits in ``seat``)."""
+    others = [hands[f"points_{p}"].to_numpy() for p in range(players) if p != seat]
+    return hands[f"points_{seat}"].to_numpy() - np.mean(others, axis=0)
+
+
 def match(
     a: str | Strategy,
     b: str | Strategy,
@@ -161,14 +172,11 @@ def match(
     sa = a if isinstance(a, Strategy) else resolve(a, extra_paths=strategy_paths)
     sb = b if isinstance(b, Strategy) else resolve(b, extra_paths=strategy_paths)
     frames, game_frames, nets = [], [], []
-    for seat in range(players):
-        seats = [sb] * players
-        seats[seat] = sa
+    for seat, seats in enumerate(seatings(sa, sb, players)):
         spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, strategy_paths=strategy_paths)
         result = run(spec, None, workers=workers, progress=progress)
         h = result.hands.with_columns(pl.lit(seat).alias("seating"))
-        others = [h[f"points_{p}"].to_numpy() for p in range(players) if p != seat]
-        nets.append(h[f"points_{seat}"].to_numpy() - np.mean(others, axis=0))
+        nets.append(seat_nets(h, seat, players))
         frames.append(h)
         if games is not None:
             game_frames.append(result.games.with_columns(pl.lit(seat).alias("seating")))

@@ -98,6 +98,11 @@ class Rules:
         default=200,
         metadata=_doc("simulation guard: a hand with more draws is void, outcome 'guard'", 4, MAX_DRAWS),
     )
+    deal_knock_limit: int = field(
+        default=-1,
+        metadata=_doc("simulation: deal every hand's first upcard among the cards giving this knock limit, the rest "
+                      "of the deal uniform (studies by knock limit); -1 = any card, as in play", -1, 10),
+    )
 
     def __post_init__(self) -> None:
         if self.hand_size is None and self.players in STANDARD_HAND_SIZE:
@@ -131,6 +136,9 @@ class Rules:
             raise ValueError(f"rules: max_draws={self.max_draws} is too small for a hand to be played")
         if self.single_hand and (self.box_bonus or self.game_bonus or self.shutout_rule != "none"):
             raise ValueError("rules: box, game and shutout bonuses need a game; they contradict single_hand=true")
+        if self.deal_knock_limit >= 0 and self.deal_knock_limit not in self.knock_limits():
+            raise ValueError(f"rules: deal_knock_limit={self.deal_knock_limit}, but no upcard gives that knock limit "
+                             f"under these rules (they give {', '.join(map(str, self.knock_limits()))})")
         if self.shutout_rule == "double_bonus" and not self.game_bonus:
             raise ValueError("rules: shutout_rule='double_bonus' doubles the game bonus, but game_bonus is 0")
 
@@ -201,6 +209,10 @@ class Rules:
         if value == 1 and self.ace_upcard == "gin_only":
             return 0
         return value
+
+    def knock_limits(self) -> list[int]:
+        """The knock limits the first upcard can give, lowest first."""
+        return sorted({self.knock_limit(card) for card in range(52)})
 
     def score_multiplier(self, upcard: int | str) -> int:
         card = parse_card(upcard) if isinstance(upcard, str) else upcard

@@ -64,6 +64,8 @@ class Table:
     def __init__(self, rules, seats: list[Seat], seed: int):
         if rules.players != PLAYERS:
             raise ValueError(f"the table seats two players; the rules have {rules.players}")
+        if rules.deal_knock_limit >= 0:  # a simulation option of the engine's dealing, not a way to play
+            raise ValueError("the table deals as in play: deal_knock_limit is for simulations only (leave it -1)")
         self.rules = rules
         self.seats = seats
         self.rng = np.random.default_rng(seed)

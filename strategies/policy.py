@@ -17,14 +17,15 @@ only gin is legal anyway. Under the fiftieth-card rule the last discard is
 taken to knock by the same rule.
 
 Presets, measured by ``oklasim run experiments/knock_thresholds_reduced.toml``
-(4,000 deals per rule and opponent, seeds 2026/2027; whole games to 100,
-1,000 per seating): ``seeds_mix``, the rule per limit best against the panel
-mix (greedy, defensive, threshold:gin_only, threshold:early_then_gin, expert)
-under the seeds rules, wins 46.6% [44.4%, 48.7%] of games against ``expert``
-where knocking at once wins 33.7% [31.7%, 35.8%], and 39.4% [37.2%, 41.5%]
-against ``defensive`` (35.1% at once); ``seeds_maxmin`` is the best worst case
-over that panel, ``seeds_equilibrium`` the main rule of the equilibrium of
-the rule game; ``ub25_mix`` is ``seeds_mix`` for an undercut bonus of 25.
+(800 deals per knock limit, rule and opponent, each limit dealt its own
+upcards; seeds 2026/2027; whole games to 100, 1,000 per seating):
+``seeds_mix``, the rule per limit best against the panel mix (greedy,
+defensive, threshold:gin_only, threshold:early_then_gin, expert) under the
+seeds rules, wins 46.0% [43.8%, 48.2%] of games against ``expert`` where
+knocking at once wins 35.0% [32.9%, 37.1%], and 39.5% [37.3%, 41.6%] against
+``defensive`` (35.1% at once); ``seeds_maxmin`` is the best worst case over
+that panel, ``seeds_equilibrium`` the main rule of the equilibrium of the
+rule game; ``ub25_mix`` is ``seeds_mix`` for an undercut bonus of 25.
 """
 
 from numba import njit
@@ -56,13 +57,13 @@ FAMILY = Family(
         for limit in LIMITS
     ),
     presets={  # the default (every at_L = 1099) is knocking at once
-        "seeds_mix": {"at_2": 1005, "at_3": 99, "at_4": 99, "at_5": 99, "at_6": 1007, "at_7": 1005, "at_8": 1007,
+        "seeds_mix": {"at_2": 99, "at_3": 1003, "at_4": 99, "at_5": 1005, "at_6": 1007, "at_7": 1009, "at_8": 1009,
                       "at_9": 1007, "at_10": 1007},
-        "seeds_maxmin": {"at_2": 1005, "at_3": 99, "at_4": 1007, "at_5": 1003, "at_6": 1007, "at_7": 1005,
-                         "at_8": 1005, "at_9": 1007, "at_10": 1005},
-        "seeds_equilibrium": {"at_2": 1005, "at_3": 199, "at_4": 99, "at_5": 1005, "at_6": 1007, "at_7": 1009,
-                              "at_8": 1009, "at_9": 1009, "at_10": 1009},
-        "ub25_mix": {"at_2": 1005, "at_3": 99, "at_4": 99, "at_5": 99, "at_6": 303, "at_7": 1005, "at_8": 1003,
+        "seeds_maxmin": {"at_2": 99, "at_3": 1003, "at_4": 1003, "at_5": 1005, "at_6": 1009, "at_7": 1005,
+                         "at_8": 1009, "at_9": 1009, "at_10": 1007},
+        "seeds_equilibrium": {"at_2": 99, "at_4": 99, "at_5": 405, "at_6": 1009, "at_7": 1009, "at_8": 1009,
+                              "at_9": 1009, "at_10": 1009},
+        "ub25_mix": {"at_2": 99, "at_3": 1003, "at_4": 99, "at_5": 1003, "at_6": 1003, "at_7": 1005, "at_8": 1003,
                      "at_9": 1005, "at_10": 1005},
     },
 )

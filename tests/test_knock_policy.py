@@ -2,6 +2,7 @@
 whole games by score, and `oklasim policy` (exact rules, the basis of every figure, no silent quick runs)."""
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -16,20 +17,20 @@ from oklasim.experiment import load, run_experiment
 from oklasim.match import match
 from oklasim.rules import Rules
 from oklasim.stats import mean_ci
-from oklasim.studies import knock_thresholds
+from oklasim.studies import knock_equilibrium, knock_thresholds
 from oklasim.studies.knock_answers import (
     ASAP, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, max_min)
 from oklasim.studies.knock_equilibrium import policy_spec, symmetric_equilibrium
 from oklasim.studies.knock_scores import band_names, best_by_band, by_band
-from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_games, play_pairings
+from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_by_limit, play_games, play_pairings
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = """
 [study]
 kind = "knock_thresholds"
 seed = 21
-hands = 300
-quick_hands = 200
+hands = 60
+quick_hands = 40
 [options]
 opponents = ["greedy", "threshold:gin_only", "expert"]
 thresholds = [0, 4, 10]
@@ -40,6 +41,8 @@ undercut_bonuses = [10]
 equilibrium_rounds = 3
 games = 20
 quick_games = 10
+exploit_hands = 400
+quick_exploit_hands = 100
 """
 
 
@@ -67,6 +70,72 @@ def test_policy_plays_the_threshold_rule_of_each_limit():
 def test_policy_spec_spells_only_what_differs_from_knocking_at_once():
     assert policy_spec({}) == "policy"
     assert policy_spec({0: (0, NEVER), 3: ASAP, 7: (5, 7)}) == "policy(at_7=507)"
+
+
+# -- deals stratified by knock limit ---------------------------------------------------------------------
+
+
+def dealt(rules: Rules, deals: int, seed: int = 11) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's own dealing, ``deals`` times: (upcards, seat 0's hands as 52 flags)."""
+    from oklasim._kernels import engine_nb as E
+    from oklasim._kernels import layout as L
+    from oklasim._kernels.rng_nb import stream_state_nb
+
+    board = E.new_board()
+    E.load_rules_nb(board, rules.to_array())
+    upcards, hands = np.empty(deals, dtype=np.int64), np.zeros((deals, 52), dtype=bool)
+    for deal in range(deals):
+        E.deal_nb(board, deal % 2, 0, np.zeros(L.MAX_SEATS, dtype=np.int64), np.uint64(stream_state_nb(seed, deal)))
+        upcards[deal] = board[0, L.V_UPCARD]
+        hands[deal] = (board[L.HIDDEN, L.S_HANDS] >> np.arange(52)) & 1
+    return upcards, hands
+
+
+@pytest.mark.parametrize("limit", Rules().knock_limits())
+def test_every_deal_has_an_upcard_of_the_wanted_knock_limit(limit):
+    rules = Rules().replace(deal_knock_limit=limit)
+    upcards, hands = dealt(rules, 300)
+    assert {rules.knock_limit(int(card)) for card in upcards} == {limit}
+    assert (hands.sum(axis=1) == 10).all() and not hands[np.arange(300), upcards].any()
+    played = hands_of(["greedy", "greedy"], rules, n=300)
+    assert (played["knock_limit"] == limit).all()
+
+
+def test_the_rest_of_a_stratified_deal_is_uniform():
+    """Chi-square: the upcard is uniform over the limit's 16 cards, and every other card is in a given hand with
+    probability 10/51 (the swap that places the upcard must not leave its trace in the hands)."""
+    deals = 4000
+    upcards, hands = dealt(Rules().replace(deal_knock_limit=10), deals)
+    tens = [card for card in range(52) if Rules().knock_limit(card) == 10]
+    seen = np.bincount(upcards, minlength=52)[tens]
+    assert ((seen - deals / 16) ** 2 / (deals / 16)).sum() < 37.7  # chi-square, 15 degrees of freedom, 0.999
+    not_upcard = (np.arange(52)[None, :] != upcards[:, None]).sum(axis=0)
+    expected = not_upcard * 10 / 51
+    assert ((hands.sum(axis=0) - expected) ** 2 / expected).sum() < 88.0  # 51 degrees of freedom, 0.999
+    ten_valued = hands[:, tens].sum(axis=1).mean()
+    assert abs(ten_valued - 10 * 15 / 51) < 0.05  # 15 ten-valued cards left among the 51
+
+
+def test_a_stratified_deal_depends_only_on_seed_and_deal_number():
+    rules = Rules().replace(deal_knock_limit=6)
+    alone = run(RunSpec.create(rules, ["greedy", "defensive"], hands=500, seed=4), None, workers=1).hands
+    sharded = run(RunSpec.create(rules, ["greedy", "defensive"], hands=500, seed=4, shard_size=120), None,
+                  workers=2).hands
+    assert alone.equals(sharded)
+    by_limit = play_by_limit({6: [Pairing(Rules(), "greedy", "defensive")]}, 500, 4, workers=2)[6][0]
+    assert np.array_equal(by_limit, match("greedy", "defensive", rules, hands=500, seed=4).deal_nets)
+
+
+def test_a_knock_limit_no_upcard_gives_is_refused():
+    with pytest.raises(ValueError, match="no upcard gives that knock limit"):
+        Rules().replace(deal_knock_limit=1)
+    assert Rules().replace(ace_upcard="one", deal_knock_limit=1).knock_limits() == list(range(1, 11))
+    with pytest.raises(ValueError, match="outside its range"):
+        Rules().replace(deal_knock_limit=11)
+    from oklasim.table import Table
+
+    with pytest.raises(ValueError, match="for simulations only"):  # the table deals as in play, never silently
+        Table(Rules().replace(deal_knock_limit=5), [], seed=1)
 
 
 # -- paired matches on one pool --------------------------------------------------------------------------
@@ -200,7 +269,9 @@ def test_every_answer_names_its_opponent_and_keeps_its_intervals(study):
     for row in policy.filter(pl.col("knock_limit") > 0).iter_rows(named=True):
         assert row["gain_lo"] <= row["gain"] <= row["gain_hi"]
         assert row["confirmed_lo"] <= row["confirmed_gain"] <= row["confirmed_hi"]
-        assert row["seed"] == 21 and row["confirm_seed"] == 22 and row["against"]
+        # The equilibrium's figure comes from a third sample (its exploitability), the answers' from the second.
+        assert row["seed"] == 21 and row["confirm_seed"] == (23 if row["answer"] == "equilibrium" else 22)
+        assert row["against"]
         if row["answer"] not in ("mix", "max-min", "equilibrium"):
             assert row["against"] == row["answer"]
     mix = policy.filter(pl.col("answer") == "mix")["against"][0]
@@ -220,6 +291,16 @@ def test_the_equilibrium_is_measured_against_the_whole_grid(study):
         assert 99 <= sum(weights) <= 101
     # A best response does at least as well as the mix's own rule, which gains exactly 0 against itself.
     assert (table["exploitability"] >= -1e-9).all()
+    # The honest exploitability: a deviation from the mix, on a third sample sized from its spread.
+    assert table.filter(pl.col("knock_limit") == 0)["deviation"].str.starts_with("none").all()
+    for row in table.iter_rows(named=True):
+        assert row["exploit_lo"] <= row["exploit"] <= row["exploit_hi"] and row["exploit_seed"] == 23
+        if row["deviation"].startswith("none"):  # every rule is in the mix: nothing to deviate to
+            assert row["exploit_deals"] == 0 and row["exploit"] == 0
+        else:
+            wanted = math.ceil((1.96 * row["deviation_sd"] / 0.05) ** 2)
+            assert row["exploit_deals"] == max(2, min(400, wanted))
+            assert row["deviation"] not in [part.rsplit(" ", 1)[0] for part in row["mix"].split("; ")]
 
 
 def test_whole_games_against_every_opponent(study):
@@ -236,7 +317,7 @@ def test_whole_games_against_every_opponent(study):
 
 def test_an_unchanged_study_is_not_played_again(study, monkeypatch, tmp_path):
     root, spec, _, _ = study
-    monkeypatch.setattr(knock_thresholds, "play_pairings", lambda *a, **k: pytest.fail("replayed"))
+    monkeypatch.setattr(knock_equilibrium, "play_by_limit", lambda *a, **k: pytest.fail("replayed"))
     monkeypatch.setattr(knock_thresholds, "play_games", lambda *a, **k: pytest.fail("replayed games"))
     run_experiment(spec, workers=1, runs_root=root / "runs", reports_root=tmp_path)
 
@@ -318,13 +399,13 @@ def test_policy_presets_are_the_shipped_answers(preset, answer, bonus):
 def test_a_changed_option_redoes_only_the_parts_it_touches(tmp_path, monkeypatch):
     text = SPEC.replace('opponents = ["greedy", "threshold:gin_only", "expert"]', 'opponents = ["greedy"]')
     spec = tmp_path / "small.toml"
-    spec.write_text(text.replace("hands = 300", "hands = 120").replace("equilibrium_rounds = 3", "equilibrium_rounds = 1"))
+    spec.write_text(text.replace("hands = 60", "hands = 24").replace("equilibrium_rounds = 3", "equilibrium_rounds = 1"))
     run_experiment(spec, workers=1, runs_root=tmp_path / "runs", reports_root=tmp_path / "reports")
     run_dir = tmp_path / "runs" / "small"
     before = {name: (run_dir / file).read_bytes() for name, file in knock_thresholds.FILES.items()}
     old_keys = json.loads((run_dir / knock_thresholds.STAGES_FILE).read_text())
-    spec.write_text(text.replace("hands = 300", "hands = 120").replace("equilibrium_rounds = 3", "equilibrium_rounds = 2"))
-    monkeypatch.setattr(knock_thresholds, "play_pairings", lambda *a, **k: pytest.fail("replayed the panel"))
+    spec.write_text(text.replace("hands = 60", "hands = 24").replace("equilibrium_rounds = 3", "equilibrium_rounds = 2"))
+    monkeypatch.setattr(knock_thresholds, "play_grid", lambda *a, **k: pytest.fail("replayed the panel"))
     run_experiment(spec, workers=1, runs_root=tmp_path / "runs", reports_root=tmp_path / "reports")
     for name in ("selection", "panel", "answers"):
         assert (run_dir / knock_thresholds.FILES[name]).read_bytes() == before[name], name
@@ -339,6 +420,8 @@ def test_a_changed_option_redoes_only_the_parts_it_touches(tmp_path, monkeypatch
     ("opponents = []", "at least one opponent"),
     ("thresholds = [0, 5]", "asap cell"),
     ("confirm_seed = 3", "fresh deals"),
+    ("exploit_seed = 4", "fresh deals"),
+    ("exploit_half_width = 0", "half_width must be > 0"),
     ("equilibrium_rounds = 0", "at least 1 round"),
     ("opponent = 'greedy'", "unknown option"),
 ])

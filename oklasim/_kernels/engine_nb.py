@@ -90,6 +90,7 @@ from .layout import (
     R_GAME_BONUS,
     R_GIN_BONUS,
     R_HAND_SIZE,
+    R_DEAL_KNOCK_LIMIT,
     R_MAX_DRAWS,
     R_OKLAHOMA,
     R_PLAYERS,
@@ -290,7 +291,38 @@ def deal_nb(board, dealer, hand_number, scores, deck_rng):
             board[HIDDEN, S_HANDS + seat] |= BIT << deck[pos]
             pos += 1
     board[HIDDEN, S_STOCK_POS] = pos
+    if rule_nb(board, R_DEAL_KNOCK_LIMIT) >= 0:
+        deck_rng = force_upcard_nb(board, deck, pos, deck_rng)
     start_hand_nb(board, dealer, hand_number, scores)
+    return deck_rng
+
+
+@njit(cache=True)
+def force_upcard_nb(board, deck, pos, deck_rng):
+    """Swap a uniform card among those giving the wanted knock limit into the upcard's place ``pos``.
+
+    Exact: every order with a given card at ``pos`` comes from the same number of shuffles (the swap of
+    ``pos`` with that card's place), so the rest of the deal stays uniform given the upcard. The card may
+    have been dealt, so the hands are set again. Returns the advanced deck stream.
+    """
+    wanted = rule_nb(board, R_DEAL_KNOCK_LIMIT)
+    count = 0
+    for card in range(N_CARDS):
+        count += knock_limit_nb(board, card) == wanted
+    deck_rng = next_state_nb(deck_rng)
+    pick = below_nb(deck_rng, count)
+    for where in range(N_CARDS):
+        if knock_limit_nb(board, deck[where]) == wanted:
+            if pick == 0:
+                break
+            pick -= 1
+    deck[where], deck[pos] = deck[pos], deck[where]
+    if where < pos:
+        seat_of = 0
+        for seat in range(MAX_SEATS):
+            if (board[HIDDEN, S_HANDS + seat] >> deck[pos]) & 1:
+                seat_of = seat
+        board[HIDDEN, S_HANDS + seat_of] ^= (BIT << deck[pos]) | (BIT << deck[where])
     return deck_rng
 
 

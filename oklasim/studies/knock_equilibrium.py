@@ -15,15 +15,19 @@ payoff against that mix is then known, and the best responses, one per limit,
 form the next policy to add. It stops when no rule gains more than
 ``tolerance`` against the mix at any limit, or after ``rounds``.
 
-Exploitability is the most any grid rule gains against the mix. It is
-measured on the deals the mix was solved on and again on fresh deals (every
-grid rule against the mix's policies): the mix was fitted to the first, and
-the best of many noisy rules leans high on both, so the fresh figure's upper
-end is a conservative bound.
+Every part deals one knock limit at a time (``play_by_limit``): each limit
+gets its own full sample. Exploitability is the most any grid rule gains
+against the mix. The best of many noisy rules leans high when it is picked
+and measured on the same deals, so it is measured three ways: on the solving
+deals (fitted, biased), on fresh deals over the whole grid (the best rule
+picked there, still biased upwards), and honestly: the best *deviation* (a
+rule outside the mix) picked on those fresh deals has its gain measured on
+a third sample, sized from its measured spread to reach a chosen half-width.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,9 +35,37 @@ import numpy as np
 from ..rules import Rules
 from ..stats import Estimate, mean_ci
 from .knock_answers import ASAP, canonical, distinct_rules
-from .paired_pool import Pairing, play_pairings
+from .paired_pool import Pairing, play_by_limit
 
 FP_ITERATIONS = 5_000
+Z95 = 1.96
+MIX_SHOWN = 0.005  # a rule with less weight is not reported as part of the mix, so it counts as a deviation
+
+
+def rule_strategy(rule: tuple[int, int]) -> str:
+    """The ``threshold`` strategy playing a grid rule (threshold, gin_after_draws)."""
+    return f"threshold(threshold={rule[0]}, gin_after_draws={rule[1]})"
+
+
+def play_grid(rows: list[tuple[Rules, str]], grid: list[tuple[int, int]], played: dict[int, list[int]], hands: int,
+              seed: int, workers) -> tuple[np.ndarray, np.ndarray]:
+    """Grid rules against each row's opponent (rules, strategy), ``hands`` deals per knock limit of ``played``.
+
+    ``played`` gives per limit the indices of the rules to play; every grid rule that plays alike at that
+    limit (``canonical``) gets the same nets, the others NaN. Returns ``nets[row, rule, deal]`` and the
+    deals' knock limits (the limits' blocks of ``hands`` deals one after another).
+    """
+    limits = sorted(played)
+    distinct = {limit: list({canonical(grid[i], limit): i for i in played[limit]}.values()) for limit in limits}
+    by_limit = play_by_limit({limit: [Pairing(rules, rule_strategy(grid[i]), opponent) for rules, opponent in rows
+                                      for i in distinct[limit]] for limit in limits}, hands, seed, workers)
+    nets = np.full((len(rows), len(grid), len(limits) * hands), np.nan)
+    for block, limit in enumerate(limits):
+        values = by_limit[limit].reshape(len(rows), len(distinct[limit]), hands)
+        for column, index in enumerate(distinct[limit]):
+            alike = [r for r, rule in enumerate(grid) if canonical(rule, limit) == canonical(grid[index], limit)]
+            nets[:, alike, block * hands:(block + 1) * hands] = values[:, column, None, :]
+    return nets, np.repeat(np.array(limits, dtype=np.int64), hands)
 
 
 def policy_spec(rules_by_limit: dict[int, tuple[int, int]]) -> str:
@@ -70,6 +102,9 @@ class LimitSolution:
     exploitability: Estimate  # best response's gain against the mix, on the solving deals (biased upwards)
     confirmed: Estimate | None = None  # the best gain of any grid rule against the same mix on fresh deals
     confirmed_response: tuple[int, int] | None = None  # the rule that gains it
+    deviation: tuple[int, int] | None = None  # the best rule outside the mix on the fresh deals (None: none left)
+    deviation_sd: float = 0.0  # the spread of its per-deal gain there
+    exploit: Estimate | None = None  # its gain against the mix on a third sample: the honest exploitability
 
 
 @dataclass
@@ -86,14 +121,13 @@ def _column_rules(column: dict[int, tuple[int, int]], limit: int) -> tuple[int, 
 
 def solve(grid: list[tuple[int, int]], rules: Rules, hands: int, seed: int, workers, rounds: int,
           tolerance: float) -> Solution:
-    """Double oracle over ``grid`` (which must hold ASAP) on ``hands`` deals of ``seed``."""
+    """Double oracle over ``grid`` (which must hold ASAP) on ``hands`` deals of ``seed`` per knock limit."""
     columns: list[dict[int, tuple[int, int]]] = [{}]  # start: everyone knocks at once
     column_nets: list[np.ndarray] = []  # per column, nets[rule, deal] of every grid rule against it
+    every_rule = {limit: distinct_rules(grid, limit) for limit in rules.knock_limits()}
     for round_number in range(1, rounds + 1):
-        nets, limits_of_deal = play_pairings(
-            [Pairing(rules, f"threshold(threshold={t}, gin_after_draws={g})", policy_spec(columns[-1])) for t, g in grid],
-            hands, seed, workers)
-        column_nets.append(nets)
+        nets, limits_of_deal = play_grid([(rules, policy_spec(columns[-1]))], grid, every_rule, hands, seed, workers)
+        column_nets.append(nets[0])
         solution = _solve_restricted(grid, columns, column_nets, limits_of_deal)
         solution.rounds = round_number
         # Another policy is worth playing only where a rule not yet played gains against the mix.
@@ -139,17 +173,48 @@ def confirm(solution: Solution, grid: list[tuple[int, int]], rules: Rules, hands
     """Every grid rule against every policy the mix uses, on fresh deals: per limit, the best gain against the mix.
 
     The maximum over the grid is taken again on these deals, so the figure leans high (conservative for a bound
-    on exploitability); when the best is the mix's own rule it is exactly 0.
+    on exploitability); when the best is the mix's own rule it is exactly 0. The best rule outside the mix
+    found here is the deviation that ``exploit`` measures on a third sample.
     """
-    used = [j for j in range(len(solution.columns)) if any(w[j] > 0 for w in solution.weights.values())]
-    pairings = [Pairing(rules, f"threshold(threshold={t}, gin_after_draws={g})", policy_spec(solution.columns[j]))
-                for j in used for t, g in grid]
-    nets, limits_of_deal = play_pairings(pairings, hands, seed, workers)
-    nets = nets.reshape(len(used), len(grid), -1)
+    used = _used_columns(solution)
+    every_rule = {limit: distinct_rules(grid, limit) for limit in solution.by_limit}
+    nets, limits_of_deal = play_grid([(rules, policy_spec(solution.columns[j])) for j in used], grid, every_rule,
+                                     hands, seed, workers)
     for limit, found in solution.by_limit.items():
         deals = limits_of_deal == limit
         against_mix = sum(solution.weights[limit][j] * nets[k][:, deals] for k, j in enumerate(used))
         candidates = distinct_rules(grid, limit)
-        best = candidates[int(np.argmax(against_mix[candidates].mean(axis=1)))]
+        means = against_mix[candidates].mean(axis=1)
+        best = candidates[int(np.argmax(means))]
         found.confirmed_response = grid[best]
         found.confirmed = mean_ci(against_mix[best])
+        played = {rule for rule, weight in found.mix.items() if weight >= MIX_SHOWN}
+        outside = [k for k, i in enumerate(candidates) if canonical(grid[i], limit) not in played]
+        if outside:
+            deviation = candidates[max(outside, key=lambda k: means[k])]
+            found.deviation = grid[deviation]
+            found.deviation_sd = float(against_mix[deviation].std(ddof=1))
+
+
+def exploit(solution: Solution, rules: Rules, seed: int, workers, half_width: float, max_hands: int) -> None:
+    """The deviation found on fresh deals, against the mix on a third sample: the honest exploitability.
+
+    Per limit the sample is sized so the 95% interval's half-width reaches ``half_width``:
+    n = (1.96 sd / half_width)^2 with sd the spread measured on the fresh deals, at most ``max_hands``.
+    A limit whose every rule is in the mix (gin only) has nothing to deviate to: exactly 0.
+    """
+    used = _used_columns(solution)
+    wanted = {limit: found for limit, found in solution.by_limit.items() if found.deviation is not None}
+    sizes = {limit: max(2, min(max_hands, math.ceil((Z95 * found.deviation_sd / half_width) ** 2)))
+             for limit, found in wanted.items()}
+    played = play_by_limit({limit: [Pairing(rules, rule_strategy(found.deviation), policy_spec(solution.columns[j]))
+                                    for j in used] for limit, found in wanted.items()}, sizes, seed, workers)
+    for limit, found in solution.by_limit.items():
+        if limit in wanted:
+            found.exploit = mean_ci(sum(solution.weights[limit][j] * played[limit][k] for k, j in enumerate(used)))
+        else:
+            found.exploit = Estimate(0.0, 0.0, 0.0, 0)
+
+
+def _used_columns(solution: Solution) -> list[int]:
+    return [j for j in range(len(solution.columns)) if any(w[j] > 0 for w in solution.weights.values())]

@@ -2,8 +2,10 @@
 
 Every rule of a grid (``threshold`` strategy: knock with deadwood <= T, and
 only gin after the player's G-th draw) plays the same deals against every
-opponent of a panel, each deal in both seatings. Per undercut bonus and
-knock limit the study reports
+opponent of a panel, each deal in both seatings. Deals are stratified by knock
+limit: ``hands`` deals *per limit*, each dealt with an upcard of that limit
+(the rest uniform), so no limit lives on its share of the upcards. Per
+undercut bonus and knock limit the study reports
 
 * the best rule against each opponent, against the panel's mix (each
   opponent equally likely) and the max-min rule (best worst case), each with
@@ -12,13 +14,17 @@ knock limit the study reports
   over knocking at once is measured again on fresh deals (``confirm_seed``);
   both are reported, and whether they agree;
 * an equilibrium of the rule game itself, both seats choosing from the grid
-  (``knock_equilibrium``), and its exploitability on fresh deals;
+  (``knock_equilibrium``), and its exploitability: the best deviation picked
+  on fresh deals, its gain measured on a third sample (``exploit_seed``)
+  sized to reach ``exploit_half_width``;
 * the answers played as whole games to the target score (``policy``
   strategy) against each opponent: game win rates, and points per hand by
   score band before the hand (``knock_scores``).
 
 Options: ``opponents``, ``thresholds``, ``gin_after_draws`` (and their
 ``quick_`` versions), ``undercut_bonuses``, ``confirm_seed`` (default seed + 1),
+``exploit_seed`` (default seed + 2), ``exploit_half_width``, ``exploit_hands`` /
+``quick_exploit_hands`` (the most deals per limit for the exploitability),
 ``equilibrium_rounds`` / ``quick_equilibrium_rounds``, ``equilibrium_tolerance``,
 ``games`` / ``quick_games`` (whole games per policy, opponent and seating),
 ``score_bands`` (band edges).
@@ -41,7 +47,8 @@ from ..stats import mean_ci
 from . import knock_equilibrium, knock_scores
 from .knock_answers import ASAP, MAXMIN, MIX, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, \
     max_min, rule_words
-from .paired_pool import GamesPlayed, Pairing, play_games, play_pairings
+from .knock_equilibrium import play_grid
+from .paired_pool import GamesPlayed, Pairing, play_games
 from .spec import Experiment, provenance, result_key
 
 DEFAULTS = {
@@ -52,6 +59,10 @@ DEFAULTS = {
     "quick_gin_after_draws": [NEVER, 3, 7],
     "undercut_bonuses": [10, 25],
     "confirm_seed": None,
+    "exploit_seed": None,
+    "exploit_half_width": 0.05,
+    "exploit_hands": 40_000,
+    "quick_exploit_hands": 2_000,
     "equilibrium_rounds": 6,
     "quick_equilibrium_rounds": 2,
     "equilibrium_tolerance": 0.02,
@@ -62,6 +73,7 @@ DEFAULTS = {
 LIMIT_NAMES = {0: "A (gin only)"}
 FILES = {"selection": "selection.npz", "panel": "panel.parquet", "answers": "answers.parquet",
          "equilibrium": "equilibrium.parquet", "games": "games.parquet", "bands": "bands.parquet"}
+EXPLOIT_TARGET = 0.1  # points/hand: issue 14's bound on the equilibrium's exploitability (upper 95% end)
 POLICY_FILE = "policy.csv"  # the answers and the equilibrium together, as `oklasim policy` reads them
 
 
@@ -72,6 +84,8 @@ def options(experiment: Experiment) -> dict:
     opts = DEFAULTS | experiment.options
     if opts["confirm_seed"] is None:
         opts["confirm_seed"] = experiment.seed + 1
+    if opts["exploit_seed"] is None:
+        opts["exploit_seed"] = experiment.seed + 2
     return opts
 
 
@@ -93,12 +107,10 @@ def check(experiment: Experiment) -> None:
         raise ValueError(f"{experiment.source}: the panel needs at least one opponent")
     if min(opts["equilibrium_rounds"], opts["quick_equilibrium_rounds"]) < 1:
         raise ValueError(f"{experiment.source}: the equilibrium needs at least 1 round")
-    if opts["confirm_seed"] == experiment.seed:
-        raise ValueError(f"{experiment.source}: confirm_seed must differ from seed (fresh deals)")
-
-
-def cell_strategy(threshold: int, gin_after: int) -> str:
-    return f"threshold(threshold={threshold}, gin_after_draws={gin_after})"
+    if len({experiment.seed, opts["confirm_seed"], opts["exploit_seed"]}) < 3:
+        raise ValueError(f"{experiment.source}: seed, confirm_seed and exploit_seed must differ (fresh deals)")
+    if not opts["exploit_half_width"] > 0 or min(opts["exploit_hands"], opts["quick_exploit_hands"]) < 2:
+        raise ValueError(f"{experiment.source}: exploit_half_width must be > 0 and exploit_hands at least 2")
 
 
 def short(rule: tuple[int, int], limit: int) -> str:
@@ -111,7 +123,8 @@ def short(rule: tuple[int, int], limit: int) -> str:
 
 
 GRID_OPTIONS = ("thresholds", "gin_after_draws", "quick_thresholds", "quick_gin_after_draws", "undercut_bonuses")
-EQUILIBRIUM_OPTIONS = ("confirm_seed", "equilibrium_rounds", "quick_equilibrium_rounds", "equilibrium_tolerance")
+EQUILIBRIUM_OPTIONS = ("confirm_seed", "equilibrium_rounds", "quick_equilibrium_rounds", "equilibrium_tolerance",
+                       "exploit_seed", "exploit_half_width", "exploit_hands", "quick_exploit_hands")
 STAGE_OPTIONS = {  # what each stored part depends on besides the deals and rules: a change redoes only what it touches
     "selection": ("opponents", *GRID_OPTIONS),
     "panel": ("opponents", *GRID_OPTIONS),
@@ -180,9 +193,9 @@ def run(experiment: Experiment, run_dir: Path, workers) -> None:
     rules_of = {bonus: base.replace(undercut_bonus=bonus) for bonus in bonuses}
 
     def select() -> dict[str, np.ndarray]:
-        pairings = [Pairing(rules_of[b], cell_strategy(*rule), o)
-                    for b in bonuses for o in opponents for rule in rules_grid]
-        nets, limits = play_pairings(pairings, experiment.count, experiment.seed, workers)
+        every_rule = {limit: distinct_rules(rules_grid, limit) for limit in base.knock_limits()}
+        rows = [(rules_of[b], o) for b in bonuses for o in opponents]
+        nets, limits = play_grid(rows, rules_grid, every_rule, experiment.count, experiment.seed, workers)
         return {"nets": nets.reshape(len(bonuses), len(opponents), len(rules_grid), -1).astype(np.float32),
                 "limits": limits}
 
@@ -251,12 +264,12 @@ def _answers(nets, limits, rules_grid, rules_of, opponents, experiment, opts, wo
     limit_values = sorted(int(x) for x in np.unique(limits))
     chosen = {(b, limit): _choices(nets[b][:, :, limits == limit], opponents, rules_grid, limit)
               for b in range(len(bonuses)) for limit in limit_values}
-    replay = sorted({rules_grid.index(ASAP)} | {c.best for found in chosen.values() for _, c in found})
-    pairings = [Pairing(rules_of[bonus], cell_strategy(*rules_grid[i]), o)
-                for bonus in bonuses for o in opponents for i in replay]
-    fresh, fresh_limits = play_pairings(pairings, experiment.count, opts["confirm_seed"], workers)
-    fresh = fresh.reshape(len(bonuses), len(opponents), len(replay), -1)
-    asap = replay.index(rules_grid.index(ASAP))
+    replay = {limit: [rules_grid.index(ASAP)] + [c.best for (_, at), found in chosen.items() if at == limit
+                                                 for _, c in found] for limit in limit_values}
+    fresh, fresh_limits = play_grid([(rules_of[bonus], o) for bonus in bonuses for o in opponents], rules_grid, replay,
+                                    experiment.count, opts["confirm_seed"], workers)
+    fresh = fresh.reshape(len(bonuses), len(opponents), len(rules_grid), -1)
+    asap = rules_grid.index(ASAP)
     rows = []
     for (b, limit), found in chosen.items():
         deals = fresh_limits == limit
@@ -265,7 +278,7 @@ def _answers(nets, limits, rules_grid, rules_of, opponents, experiment, opts, wo
                 values = fresh[b][:, :, deals].mean(axis=0)
             else:
                 values = fresh[b, opponents.index(choice.against if answer == MAXMIN else answer)][:, deals]
-            confirmed = mean_ci(values[replay.index(choice.best)] - values[asap])
+            confirmed = mean_ci(values[choice.best] - values[asap])
             tied = [rules_grid[i] for i in choice.tied]
             best = canonical(rules_grid[choice.best], limit)
             rows.append({
@@ -294,8 +307,10 @@ def _equilibria(rules_grid, rules_of, experiment, opts, workers) -> pl.DataFrame
         solution = knock_equilibrium.solve(rules_grid, rules, experiment.count, experiment.seed, workers, rounds,
                                            opts["equilibrium_tolerance"])
         knock_equilibrium.confirm(solution, rules_grid, rules, experiment.count, opts["confirm_seed"], workers)
+        knock_equilibrium.exploit(solution, rules, opts["exploit_seed"], workers, opts["exploit_half_width"],
+                                  opts["quick_exploit_hands" if experiment.quick else "exploit_hands"])
         for limit, found in sorted(solution.by_limit.items()):
-            mix = sorted(((w, rule) for rule, w in found.mix.items() if w >= 0.005), reverse=True)
+            mix = sorted(((w, rule) for rule, w in found.mix.items() if w >= knock_equilibrium.MIX_SHOWN), reverse=True)
             main = mix[0][1]
             rows.append({
                 "undercut_bonus": bonus, "knock_limit": limit, "threshold": main[0], "gin_after_draws": main[1],
@@ -307,22 +322,26 @@ def _equilibria(rules_grid, rules_of, experiment, opts, workers) -> pl.DataFrame
                 "exploitability": found.exploitability.mean, "exploitability_lo": found.exploitability.low,
                 "exploitability_hi": found.exploitability.high, "confirmed_exploitability": found.confirmed.mean,
                 "confirmed_lo": found.confirmed.low, "confirmed_hi": found.confirmed.high,
+                "deviation": short(found.deviation, limit) if found.deviation else "none (every rule is in the mix)",
+                "deviation_sd": found.deviation_sd, "exploit": found.exploit.mean, "exploit_lo": found.exploit.low,
+                "exploit_hi": found.exploit.high, "exploit_deals": found.exploit.n,
                 "deals": found.exploitability.n, "rounds": solution.rounds, "policies": len(solution.columns),
-                "seed": experiment.seed, "confirm_seed": opts["confirm_seed"],
+                "seed": experiment.seed, "confirm_seed": opts["confirm_seed"], "exploit_seed": opts["exploit_seed"],
                 "rules": json.dumps(rules.to_dict(), sort_keys=True),
             })
     return pl.DataFrame(rows)
 
 
 def _equilibrium_answers(equilibrium: pl.DataFrame) -> pl.DataFrame:
-    """The equilibrium rows in the answers' shape: its figure is the exploitability, against the family."""
+    """The equilibrium rows in the answers' shape: its figure is the honest exploitability, against the family."""
     return equilibrium.select(
         "undercut_bonus", "knock_limit", pl.lit("equilibrium").alias("answer"),
         pl.lit("any rule of the family (exploitability)").alias("against"), "threshold", "gin_after_draws", "advice",
         pl.col("mix").alias("tied_rules"), pl.col("exploitability").alias("gain"),
         pl.col("exploitability_lo").alias("gain_lo"), pl.col("exploitability_hi").alias("gain_hi"),
-        pl.col("confirmed_exploitability").alias("confirmed_gain"), "confirmed_lo", "confirmed_hi", "deals", "seed",
-        "confirm_seed", "rules")
+        pl.col("exploit").alias("confirmed_gain"), pl.col("exploit_lo").alias("confirmed_lo"),
+        pl.col("exploit_hi").alias("confirmed_hi"), pl.col("exploit_deals").alias("confirm_deals"), "deals", "seed",
+        pl.col("exploit_seed").alias("confirm_seed"), "rules")
 
 
 # -- whole games -----------------------------------------------------------------------------------------
@@ -442,16 +461,22 @@ def _opponent_lines(mine: pl.DataFrame, bonus: int, opponents: list[str]) -> lis
     return lines
 
 
-def _equilibrium_line(equilibrium: pl.DataFrame, bonus: int, cap: int) -> str:
+def _equilibrium_line(equilibrium: pl.DataFrame, bonus: int, cap: int, half_width: float) -> str:
     eq = equilibrium.filter(pl.col("undercut_bonus") == bonus)
-    worst = eq.sort("confirmed_hi", descending=True, maintain_order=True).row(0, named=True)
+    worst = eq.sort("exploit_hi", descending=True, maintain_order=True).row(0, named=True)
     top = eq.filter(pl.col("knock_limit") == eq["knock_limit"].max()).row(0, named=True)
+    played = eq.filter(pl.col("exploit_deals") > 0)
+    met = int((eq["exploit_hi"] <= EXPLOIT_TARGET).sum())
     search = (f"the double oracle stopped after {worst['rounds']} of at most {cap} rounds"
               + (" (no new best response)" if worst["rounds"] < cap else " (the round limit)"))
-    return (f"Undercut bonus {bonus}, equilibrium of the rule game (both seats choose from the grid; {search}): on the "
-            f"deals it was solved on no rule gains more than {eq['exploitability'].max():.2f} points/hand against it; on "
-            f"fresh deals no rule gains more than {worst['confirmed_hi']:.2f} at any limit (upper 95% end, at limit "
-            f"{worst['knock_limit']}); at limit {top['knock_limit']} it plays {top['mix']}.")
+    return (f"Undercut bonus {bonus}, equilibrium of the rule game (both seats choose from the grid; {search}): the "
+            f"best deviation from it, picked on fresh deals (seed {worst['confirm_seed']}) and measured on a third "
+            f"sample (seed {worst['exploit_seed']}, {played['exploit_deals'].min():,}-{played['exploit_deals'].max():,} "
+            f"deals per limit, sized from its spread for a 95% half-width of {half_width}), gains "
+            f"at most {worst['exploit_hi']:+.2f} points/hand (upper 95% end, at limit {worst['knock_limit']}); the "
+            f"upper end is <= {EXPLOIT_TARGET} at {met} of {eq.height} limits. Picked and measured on the same deals the "
+            f"best rule would seem to gain up to {eq['confirmed_hi'].max():.2f} (biased upwards). At limit "
+            f"{top['knock_limit']} it plays {top['mix']}.")
 
 
 def _game_lines(games: pl.DataFrame, best_bands: pl.DataFrame, bonus: int) -> list[str]:
@@ -473,7 +498,8 @@ def _game_lines(games: pl.DataFrame, best_bands: pl.DataFrame, bonus: int) -> li
     return lines
 
 
-def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds, rounds) -> list[str]:
+def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds, rounds,
+             half_width) -> list[str]:
     lines = []
     if quick:
         lines.append("QUICK RUN: a small grid on few deals, for trying the study out; its answers are not advice.")
@@ -483,7 +509,7 @@ def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick:
     for bonus in bonuses:
         mine = answers.filter(pl.col("undercut_bonus") == bonus)
         lines += _mix_lines(mine, bonus) + _opponent_lines(mine, bonus, opponents)
-        lines.append(_equilibrium_line(equilibrium, bonus, rounds))
+        lines.append(_equilibrium_line(equilibrium, bonus, rounds, half_width))
         lines += _game_lines(games, best_bands, bonus)
     agree = answers.filter(pl.col("knock_limit") > 0)["agrees"]
     lines.append(f"Honest selection: gains confirmed on fresh deals agree with the gains where the rules were chosen, "
@@ -501,10 +527,11 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     doc = Report(report_dir, experiment.title)
     rounds = opts["quick_equilibrium_rounds" if experiment.quick else "equilibrium_rounds"]
     doc.summary = _summary(answers, equilibrium, games, best_bands, bonuses, opponents, experiment.quick,
-                           (experiment.seed, opts["confirm_seed"]), rounds)
+                           (experiment.seed, opts["confirm_seed"]), rounds, opts["exploit_half_width"])
     rules_grid = grid(opts, experiment.quick)
     doc.provenance = provenance(
-        experiment, {}, size=f"{experiment.count:,} deals per rule and opponent, each in both seatings; whole games: "
+        experiment, {}, size=f"{experiment.count:,} deals per knock limit, rule and opponent, each in both seatings "
+        f"(deals stratified by knock limit); whole games: "
         f"{opts['quick_games' if experiment.quick else 'games']:,} per policy, opponent and seating",
         panel=", ".join(opponents),
         grid=f"thresholds {sorted({t for t, _ in rules_grid})} x gin after draws {sorted({g for _, g in rules_grid})} "
@@ -529,7 +556,10 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     doc.table("equilibrium", equilibrium.drop("rules"), "Equilibrium of the rule game, by knock limit",
               "Both seats choose a rule of the grid per knock limit (double oracle, fictitious play on the restricted "
               "game). exploitability_*: the most any grid rule gains against the mix on the solving deals (biased "
-              "upwards: the best of many); confirmed_*: that best response on fresh deals.")
+              "upwards: the best of many); confirmed_*: the best grid rule picked and measured on fresh deals (still "
+              "biased upwards); deviation: the best rule outside the mix on those fresh deals; exploit_*: its gain "
+              "against the mix on a third sample of exploit_deals deals, sized as (1.96 deviation_sd / half-width)^2 "
+              "(the honest exploitability).")
     doc.table("games", games, "Whole games against each opponent",
               f"Games to {experiment.base_rules().target_score}, both seatings; win rates with Wilson 95% intervals; "
               "spec is the strategy to play the policy yourself (oklasim match SPEC OPPONENT --games N).")

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..batch import RunSpec, make_executor, play_shard
+from ..match import seat_nets, seatings
 from ..rules import Rules
+
+TWO = 2  # the knock study pairs two players
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,7 @@ class Pairing:
 def _shard_nets(spec: RunSpec, shard: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """In a worker: the seat's points minus the other seat's, per hand, and the hands' knock limits."""
     _, (hands, _), _ = play_shard(spec, shard, None)
-    net = hands[f"points_{seat}"].to_numpy().astype(np.int32) - hands[f"points_{1 - seat}"].to_numpy()
-    return net.astype(np.int32), hands["knock_limit"].to_numpy()
+    return seat_nets(hands, seat, TWO).astype(np.int32), hands["knock_limit"].to_numpy()
 
 
 def _map(function, arguments: list[tuple], workers: int | None) -> list:
@@ -66,15 +68,29 @@ def _map(function, arguments: list[tuple], workers: int | None) -> list:
     return results
 
 
-def _jobs(pairings: Sequence[Pairing], seed: int, **size: int) -> list[tuple[int, RunSpec, int, int]]:
-    """(pairing index, spec, shard, seat of the strategy) for every shard of both seatings of every pairing."""
+def _jobs(pairings: Sequence[Pairing], seed: int, sizes: Sequence[dict]) -> list[tuple[int, RunSpec, int, int]]:
+    """(pairing index, spec, shard, seat of the strategy) for every shard of both seatings of every pairing;
+    ``sizes[i]`` is pairing i's ``hands=N`` or ``games=N``."""
     jobs = []
-    for index, pairing in enumerate(pairings):
-        for seat in (0, 1):
-            seats = [pairing.strategy, pairing.opponent] if seat == 0 else [pairing.opponent, pairing.strategy]
+    for index, (pairing, size) in enumerate(zip(pairings, sizes)):
+        for seat, seats in enumerate(seatings(pairing.strategy, pairing.opponent, TWO)):
             spec = RunSpec.create(pairing.rules, seats, seed=seed, **size)
             jobs += [(index, spec, shard, seat) for shard in range(spec.n_shards)]
     return jobs
+
+
+def _played(pairings: Sequence[Pairing], hands: Sequence[int], seed: int,
+            workers: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per pairing (``hands[i]`` deals): the strategy's net points per deal, averaged over both seatings, and
+    the deals' knock limits."""
+    jobs = _jobs(pairings, seed, [{"hands": n} for n in hands])
+    sums = [np.zeros(n, dtype=np.int64) for n in hands]
+    limits = [np.full(n, -1, dtype=np.int64) for n in hands]
+    for (index, spec, shard, _), (net, shard_limits) in zip(jobs, _map(_shard_nets, [j[1:] for j in jobs], workers)):
+        first, count = spec.shard(shard)
+        sums[index][first:first + count] += net
+        limits[index][first:first + count] = shard_limits  # both seatings of a deal have its upcard
+    return [(total / 2.0, limit) for total, limit in zip(sums, limits)]
 
 
 def play_pairings(pairings: Sequence[Pairing], hands: int, seed: int,
@@ -84,17 +100,32 @@ def play_pairings(pairings: Sequence[Pairing], hands: int, seed: int,
     Returns ``(nets[len(pairings), hands], limits[hands])``. All pairings must deal alike (two players, the
     same deal-shaping rules); a mismatch of knock limits between them is an error, never a silent mix.
     """
-    jobs = _jobs(pairings, seed, hands=hands)
-    sums = np.zeros((len(pairings), hands), dtype=np.int64)
-    limits = np.full(hands, -1, dtype=np.int64)
-    for (index, spec, shard, _), (net, shard_limits) in zip(jobs, _map(_shard_nets, [j[1:] for j in jobs], workers)):
-        first, count = spec.shard(shard)
-        sums[index, first:first + count] += net
-        seen = limits[first:first + count]
-        if ((seen >= 0) & (seen != shard_limits)).any():
-            raise ValueError("paired matches dealt different hands: their rules must deal alike")
-        limits[first:first + count] = shard_limits
-    return sums / 2.0, limits
+    played = _played(pairings, [hands] * len(pairings), seed, workers)
+    limits = played[0][1] if played else np.full(hands, -1, dtype=np.int64)
+    if any((found != limits).any() for _, found in played):
+        raise ValueError("paired matches dealt different hands: their rules must deal alike")
+    return np.array([nets for nets, _ in played]).reshape(len(pairings), hands), limits
+
+
+def play_by_limit(pairings: dict[int, Sequence[Pairing]], hands: int | dict[int, int], seed: int,
+                  workers: int | None) -> dict[int, np.ndarray]:
+    """Deals of one knock limit at a time: {limit: nets[len(pairings[limit]), deals of that limit]}, one pool.
+
+    Each limit's pairings are dealt that knock limit's upcards only (``deal_knock_limit``), so every limit
+    gets a full sample of ``hands`` (or ``hands[limit]``) deals, not the share its upcards have. Deal ``g``
+    of a limit is the same in every pairing of that limit: comparisons within a limit stay paired.
+    """
+    size = hands if isinstance(hands, dict) else dict.fromkeys(pairings, hands)
+    order = [(limit, Pairing(p.rules.replace(deal_knock_limit=limit), p.strategy, p.opponent))
+             for limit, found in pairings.items() for p in found]
+    played = _played([p for _, p in order], [size[limit] for limit, _ in order], seed, workers)
+    if any((dealt != limit).any() for (limit, _), (_, dealt) in zip(order, played)):
+        raise ValueError("a pairing dealt hands of another knock limit")
+    out, start = {}, 0
+    for limit, found in pairings.items():
+        out[limit] = np.array([nets for nets, _ in played[start:start + len(found)]]).reshape(len(found), size[limit])
+        start += len(found)
+    return out
 
 
 @dataclass(frozen=True)
@@ -133,7 +164,7 @@ def _shard_games(spec: RunSpec, shard: int, seat: int) -> GamesPlayed:
 
 def play_games(pairings: Sequence[Pairing], games: int, seed: int, workers: int | None) -> list[GamesPlayed]:
     """Whole games of every pairing in both seatings, all shards on one pool; one ``GamesPlayed`` per pairing."""
-    jobs = _jobs(pairings, seed, games=games)
+    jobs = _jobs(pairings, seed, [{"games": games}] * len(pairings))
     parts: list[list[GamesPlayed]] = [[] for _ in pairings]
     for (index, *_), part in zip(jobs, _map(_shard_games, [job[1:] for job in jobs], workers)):
         parts[index].append(part)
