@@ -33,14 +33,16 @@ from .engine_nb import (
     DECIDE_SIGNATURE,
     DECIDE_TYPE,
     ST_ERROR,
+    ST_HANDS,
     after_draw_nb,
-    deal_nb,
     draw_nb,
     first_offer_nb,
     next_dealer_nb,
     play_hand_nb,
+    play_hands_nb,
     score_pair_nb,
     seed_views_nb,
+    settle_game_nb,
 )
 from .layout import (
     BIG_GIN,
@@ -50,17 +52,21 @@ from .layout import (
     D_KNOCK,
     ERROR_FIELDS,
     E_NONE,
+    G_WINNER,
     HIDDEN,
+    H_KNOCKER,
     H_SEAT_POINTS,
     H_WINNER,
     MAX_ARRANGEMENTS,
     MAX_HANDS_PER_GAME,
     MAX_SEATS,
     NO_CARD,
+    N_GAME_FIELDS,
     N_HAND_FIELDS,
     OUT_TIE,
     OUT_UNDERCUT,
     PHASE_DRAW,
+    R_PLAYERS,
     R_TARGET_SCORE,
     S_DECK,
     S_ERROR,
@@ -207,35 +213,26 @@ def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arr
 
 
 @njit(cache=True)
-def play_rest_nb(board, deciders, params, scores, dealer, hand_number, deck_rng, arrangements, trace, status):
-    """Deal and play hands from ``scores`` until one reaches the target. Returns (status, winner).
+def game_winner_nb(work, cont, params, scores, dealer, hand_number, deck_rng, arrangements, hand_out, game_record,
+                   trace, status):
+    """Who wins the game after the hand in ``work``'s record left ``scores``. Returns (status, winner).
 
-    The game's loop of ``play_game_nb`` without its records: the chance to
-    win from a score needs only who gets there first.
+    The engine settles it, playing the next hands with its own game loop
+    when nobody has reached the target yet.
     """
-    players = 2
-    hands = 0
-    while hands < MAX_HANDS_PER_GAME:
-        top = scores[0]
-        for seat in range(1, players):
-            top = max(top, scores[seat])
-        if top >= board[HIDDEN, S_RULES + R_TARGET_SCORE]:
-            break
-        deck_rng = deal_nb(board, dealer, hand_number, scores, deck_rng)
-        error = play_hand_nb(board, deciders, params, arrangements, trace, status)
-        if error:
-            return error, -1
-        record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
-        for seat in range(players):
-            scores[seat] += record[H_SEAT_POINTS + seat]
-        dealer = next_dealer_nb(board, record, dealer)
-        hand_number += 1
-        hands += 1
-    winner = 0
-    for seat in range(1, players):
-        if scores[seat] > scores[winner]:
-            winner = seat
-    return E_NONE, winner
+    top = 0
+    for seat in range(work[HIDDEN, S_RULES + R_PLAYERS]):
+        top = max(top, scores[seat])
+    boxes = np.zeros(MAX_SEATS, dtype=np.int64)  # hands won change the totals, never the winner
+    game_record[:] = 0
+    if top >= work[HIDDEN, S_RULES + R_TARGET_SCORE]:
+        settle_game_nb(work, scores, boxes, game_record)
+        return E_NONE, game_record[G_WINNER]
+    status[ST_HANDS] = 0
+    dealer = next_dealer_nb(work, work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS], dealer)
+    error = play_hands_nb(work, cont, params, dealer, min(hand_number + 1, MAX_HANDS_PER_GAME), scores, boxes,
+                          deck_rng, arrangements, hand_out, game_record, trace, status)
+    return error, game_record[G_WINNER]
 
 
 @njit(cache=True)
@@ -271,6 +268,8 @@ def run_samples_nb(
     forced_params = params.copy()
     record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
+    hand_out = np.zeros((MAX_HANDS_PER_GAME if game_mode else 0, N_HAND_FIELDS), dtype=np.int64)
+    game_record = np.zeros(N_GAME_FIELDS, dtype=np.int64)
     view_key = key ^ 0x2545F4914F6CDD1D
     deck_key = key ^ 0x1B873593
     history_key = key ^ 0x68E31DA4
@@ -298,6 +297,7 @@ def run_samples_nb(
                 record[H_SEAT_POINTS + me] = mine
                 record[H_SEAT_POINTS + opp] = theirs
                 record[H_WINNER] = -1 if outcome == OUT_TIE else (opp if outcome == OUT_UNDERCUT else me)
+                record[H_KNOCKER] = me
                 row[c, O_UNDERCUT] = 1 if outcome == OUT_UNDERCUT else 0
                 if game_mode:
                     work[:, :] = template
@@ -329,11 +329,10 @@ def run_samples_nb(
                     scores[seat] = view[V_SCORES + seat]
                 scores[me] += mine
                 scores[opp] += theirs
-                dealer = next_dealer_nb(work, record, view[V_DEALER])
+                work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS] = record
                 deck_rng = next_state_nb(stream_state_nb(deck_key, s))
-                error, game_winner = play_rest_nb(
-                    work, cont, params, scores, dealer, view[V_HAND_NUMBER] + 1, deck_rng, arrangements, trace, status
-                )
+                error, game_winner = game_winner_nb(work, cont, params, scores, view[V_DEALER], view[V_HAND_NUMBER],
+                                                    deck_rng, arrangements, hand_out, game_record, trace, status)
                 if error:
                     status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                     return error
