@@ -475,3 +475,105 @@ def test_first_turn_histories_agree_with_the_moment(history):
         hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d As"
     worlds = worlds_for(Request(hand=hand, upcard="9c", history=history))
     assert worlds.position.moment == "after_draw"
+
+
+# -- one builder of mid-hand boards --------------------------------------------------------------
+
+
+def engine_positions(players, seed, games):
+    """Boards between turns of real engine hands, each with the Situation saying where every card is.
+
+    The trace of real games is stepped through with the engine's own state changes (its deal, ``draw_nb``,
+    ``discard_nb``), while the facts a Situation needs are tallied from the events alone.
+    """
+    from oklasim._kernels import engine_nb as E
+    from oklasim._kernels import layout as L
+    from oklasim._kernels import rng_nb
+    from oklasim.engine import resolve_all, run_kernel, stream_key
+    from oklasim.situation import Situation
+
+    rules = Rules(players=players, single_hand=True)
+    packed = rules.to_array()
+    _, _, trace = run_kernel(packed, resolve_all(["greedy"], players), seed, 0, games, trace_capacity=games * 200)
+    key = stream_key(seed)
+    for game in range(games):
+        board = E.new_board()
+        E.load_rules_nb(board, packed)
+        # The engine's deck stream of the game (kept unsigned: numba types a Python int as signed).
+        deck_rng = np.uint64(rng_nb.next_state_nb(np.uint64(rng_nb.stream_state_nb(np.uint64(key), game))))
+        dealer = int(rng_nb.below_nb(deck_rng, players))
+        E.deal_nb(board, dealer, 0, np.zeros(4, dtype=np.int64), deck_rng)
+        hands, taken, discarded, my_draws = [0] * 4, [0] * 4, [0] * 4, [0] * 4
+        pile, passes, first_taker, draws = [], 0, -1, 0
+
+        def stock():
+            return tuple(int(c) for c in board[L.HIDDEN, L.S_DECK + board[L.HIDDEN, L.S_STOCK_POS] : L.S_DECK + 52])
+
+        for _, _, seat, event, a, _ in trace[trace[:, 0] == game].tolist():
+            if event == E.EV_DEAL:
+                hands[seat] = a
+            elif event == E.EV_UPCARD:
+                upcard, pile = a, [a]
+                yield rules, board.copy(), Situation(hands=tuple(hands[:players]), upcard=a, pile=(a,), stock=stock(),
+                                                     turn=(dealer + 1) % players, phase="offer", dealer=dealer)
+            elif event == E.EV_PASS:
+                E.publish_nb(board, L.V_PASSED + seat, 1)
+                board[L.HIDDEN, L.S_OFFERS] += 1
+                passes += 1
+                if passes < players:
+                    board[L.HIDDEN, L.S_TURN] = (seat + 1) % players
+                else:
+                    board[L.HIDDEN, L.S_PHASE] = L.PHASE_FORCED_STOCK
+                    board[L.HIDDEN, L.S_TURN] = (dealer + 1) % players
+                phase = "offer" if passes < players else "forced_stock"
+                turn = int(board[L.HIDDEN, L.S_TURN])
+                yield rules, board.copy(), Situation(hands=tuple(hands[:players]), upcard=upcard, pile=(upcard,),
+                                                     stock=stock(), turn=turn, phase=phase, dealer=dealer, offers=passes
+                                                     if phase == "offer" else 0)
+            elif event in (E.EV_TAKE_UPCARD, E.EV_DRAW_PILE, E.EV_DRAW_STOCK):
+                from_pile = event != E.EV_DRAW_STOCK
+                if event == E.EV_TAKE_UPCARD:
+                    board[L.HIDDEN, L.S_FIRST_TAKER] = first_taker = seat
+                E.draw_nb(board, seat, from_pile)
+                hands[seat] |= 1 << a
+                draws += 1
+                my_draws[seat] += 1
+                if from_pile:
+                    pile.pop()
+                    taken[seat] |= 1 << a
+            elif event == E.EV_DISCARD:
+                E.discard_nb(board, seat, a)
+                board[L.HIDDEN, L.S_PHASE] = L.PHASE_DRAW
+                board[L.HIDDEN, L.S_TURN] = (seat + 1) % players
+                hands[seat] &= ~(1 << a)
+                pile.append(a)
+                discarded[seat] |= 1 << a
+                if len(stock()) < 3:
+                    break  # the wall
+                yield rules, board.copy(), Situation(
+                    hands=tuple(hands[:players]), upcard=upcard, pile=tuple(pile), stock=stock(),
+                    turn=(seat + 1) % players, phase="draw", dealer=dealer, draws=draws, first_taker=first_taker,
+                    taken=tuple(taken), discarded=tuple(discarded), my_draws=tuple(my_draws))
+            elif event in (E.EV_KNOCK, E.EV_VOID):
+                break
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_situations_build_the_engines_board(players):
+    """Between the turns of real hands, ``board_for`` (the one mid-hand builder) gives the board the engine had."""
+    from oklasim._kernels import layout as L
+    from oklasim.situation import board_for
+
+    hidden = [L.S_DEALER, L.S_TURN, L.S_PHASE, L.S_OFFERS, L.S_FIRST_TAKER, L.S_STOCK_POS]
+    checked = 0
+    for rules, engine_board, situation in engine_positions(players, seed=5, games=6):
+        built = board_for(rules, situation)
+        pos = engine_board[L.HIDDEN, L.S_STOCK_POS]
+        assert built[L.HIDDEN, L.S_STOCK_POS] == pos
+        for slot in hidden + [L.S_HANDS + s for s in range(players)] + list(range(L.S_DECK + pos, L.S_DECK + 52)):
+            assert built[L.HIDDEN, slot] == engine_board[L.HIDDEN, slot], (slot, situation)
+        rows = slice(0, players)
+        engine_board[rows, L.V_RNG] = 0  # the seats' random streams are seeded per game, not part of a position
+        assert np.array_equal(built[rows], engine_board[rows]), np.argwhere(built[rows] != engine_board[rows])
+        checked += 1
+    assert checked > 40

@@ -10,44 +10,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .advise_board_nb import mid_hand_board_nb
 from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    HIDDEN,
     MAX_SEATS,
     NO_CARD,
-    N_MEMORY,
     N_RULE_FIELDS,
     PHASE_DRAW,
     PHASE_FORCED_STOCK,
     PHASE_OFFER,
     R_HAND_SIZE,
-    S_DEALER,
-    S_FIRST_TAKER,
-    S_HANDS,
-    S_OFFERS,
-    S_PHASE,
-    S_RULES,
-    S_STOCK_POS,
-    S_TURN,
-    V_BIG_GIN,
     V_DEALER,
     V_DISCARDED,
     V_DRAWN,
     V_DRAWS,
-    V_FORBIDDEN,
     V_HAND,
     V_HAND_NUMBER,
-    V_KNOCK_DISCARDS,
-    V_KNOCK_LIMIT,
-    V_LAST_CHANCE,
-    V_MEMORY,
-    V_MULTIPLIER,
     V_MY_DRAWS,
-    V_N_ARRANGEMENTS,
     V_PASSED,
     V_PILE,
     V_PILE_MASK,
@@ -56,7 +39,6 @@ from .layout import (
     V_RULES,
     V_SCORES,
     V_SEAT,
-    V_SIZE,
     V_STOCK_LEFT,
     V_TAKEN,
     V_UPCARD,
@@ -100,46 +82,26 @@ def unseen_nb(view, out):
 @njit(cache=True)
 def template_nb(view, kind, board):
     """A board holding everything the seat knows, at its decision ``kind``; the hidden cards come per world."""
-    board[:, :] = 0
     me = view[V_SEAT]
-    opp = 1 - me
-    for k in range(V_SIZE):
-        board[me, k] = view[k]
-    for k in range(N_MEMORY):
-        board[me, V_MEMORY + k] = 0  # the continuation strategy starts with a blank memory
-    board[me, V_KNOCK_DISCARDS] = 0
-    board[me, V_BIG_GIN] = 0
-    board[me, V_LAST_CHANCE] = 0
-    board[me, V_N_ARRANGEMENTS] = 0
-    theirs = board[opp]
-    for slot in (V_PLAYERS, V_DEALER, V_HAND_NUMBER, V_UPCARD, V_KNOCK_LIMIT, V_MULTIPLIER, V_STOCK_LEFT, V_PILE_SIZE,
-                 V_DRAWS, V_PILE_MASK):
-        theirs[slot] = view[slot]
-    for k in range(MAX_SEATS):
-        theirs[V_SCORES + k] = view[V_SCORES + k]
-        theirs[V_TAKEN + k] = view[V_TAKEN + k]
-        theirs[V_DISCARDED + k] = view[V_DISCARDED + k]
-        theirs[V_PASSED + k] = view[V_PASSED + k]
-    for k in range(N_RULE_FIELDS):
-        theirs[V_RULES + k] = view[V_RULES + k]
-        board[HIDDEN, S_RULES + k] = view[V_RULES + k]
-    for k in range(view[V_PILE_SIZE]):
-        theirs[V_PILE + k] = view[V_PILE + k]
-    theirs[V_SEAT] = opp
-    theirs[V_MY_DRAWS] = max(view[V_DRAWS] - view[V_MY_DRAWS], 0)
-    theirs[V_DRAWN] = NO_CARD
-    theirs[V_FORBIDDEN] = NO_CARD
-    board[HIDDEN, S_DEALER] = view[V_DEALER]
-    board[HIDDEN, S_TURN] = me
-    board[HIDDEN, S_PHASE] = PHASE_DRAW
+    players = view[V_PLAYERS]
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands[me] = view[V_HAND]
+    my_draws = np.zeros(MAX_SEATS, dtype=np.int64)
+    my_draws[me] = view[V_MY_DRAWS]
+    my_draws[1 - me] = max(view[V_DRAWS] - view[V_MY_DRAWS], 0)
+    passes = 0
+    for seat in range(players):
+        passes += view[V_PASSED + seat]
+    phase = PHASE_DRAW
     if kind == D_TAKE_UPCARD:
-        board[HIDDEN, S_PHASE] = PHASE_OFFER
-        board[HIDDEN, S_OFFERS] = view[V_PASSED] + view[V_PASSED + 1]
-    elif kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0:
-        board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
-    board[HIDDEN, S_STOCK_POS] = N_CARDS - view[V_STOCK_LEFT]
-    board[HIDDEN, S_FIRST_TAKER] = -1
-    board[HIDDEN, S_HANDS + me] = view[V_HAND]
+        phase = PHASE_OFFER
+    elif kind == D_DRAW and view[V_DRAWS] == 0 and passes == players:
+        phase = PHASE_FORCED_STOCK
+    drawn = view[V_DRAWN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    mid_hand_board_nb(board, view[V_RULES : V_RULES + N_RULE_FIELDS], view[V_DEALER], view[V_HAND_NUMBER],
+                      view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], view[V_PILE : V_PILE + view[V_PILE_SIZE]],
+                      np.zeros(view[V_STOCK_LEFT], dtype=np.int64), hands, view[V_TAKEN : V_TAKEN + MAX_SEATS],
+                      view[V_DISCARDED : V_DISCARDED + MAX_SEATS], my_draws, passes, view[V_DRAWS], me, phase, drawn)
 
 
 @njit(cache=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import advise_board_nb as B
 from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
@@ -260,43 +261,42 @@ def placeholder_upcard(rules: Rules, limit: int) -> int:
     return next(c for c in range(N_CARDS) if rules.knock_limit(c) == limit)
 
 
-def view_of(position: Position) -> np.ndarray:
-    """Seat 0's view row at the position, as the engine would show it."""
+def view_of(position: Position, history=None) -> np.ndarray:
+    """Seat 0's view row at the position, as the engine would show it (``advise_board_nb`` builds it).
+
+    ``history`` (``history.Replay``) gives what only the replayed hand knows
+    exactly: the discards, the draws and the passes.
+    """
     p = position
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
-    rules = p.rules.to_array()
-    view[L.V_SEAT] = 0
-    view[L.V_PLAYERS] = 2
-    view[L.V_DEALER] = p.dealer
-    view[L.V_HAND] = p.hand
+    seats = np.zeros((4, L.MAX_SEATS), dtype=np.int64)
+    hands, taken, discarded, my_draws = seats
+    hands[:2] = p.hand, p.opponent_known  # the opponent's unknown cards come with each world
     upcard = p.upcard if p.upcard is not None else placeholder_upcard(p.rules, p.knock_limit)
-    view[L.V_UPCARD] = upcard
-    view[L.V_KNOCK_LIMIT] = p.knock_limit
-    view[L.V_MULTIPLIER] = p.rules.score_multiplier(upcard) if p.upcard is not None else 1
-    view[L.V_STOCK_LEFT] = p.stock
-    view[L.V_PILE_SIZE] = len(p.pile)
-    view[L.V_PILE : L.V_PILE + len(p.pile)] = p.pile
-    view[L.V_PILE_MASK] = mask_of(p.pile)
-    taken_by_me = 0 if p.took is None else 1 << p.took
-    pile_draws = (p.opponent_took | p.opponent_known).bit_count() + taken_by_me.bit_count()
-    view[L.V_DRAWS] = FIRST_STOCK - p.stock + pile_draws
-    view[L.V_MY_DRAWS] = (view[L.V_DRAWS] + 1) // 2
-    view[L.V_DRAWN] = L.NO_CARD  # the card drawn this turn: unknown from the stock, so any of the hand
-    if p.moment == "after_draw":
-        view[L.V_DRAWN] = p.took if p.took is not None else next(iter(_bits(p.hand)))
-    view[L.V_FORBIDDEN] = p.took if p.took is not None and not p.rules.discard_taken_card else L.NO_CARD
-    if p.scores is not None:
-        view[L.V_SCORES : L.V_SCORES + 2] = p.scores
-    view[L.V_TAKEN] = taken_by_me
-    view[L.V_TAKEN + 1] = p.opponent_took | p.opponent_known
+    taken[:2] = (0 if p.took is None else 1 << p.took), p.opponent_took | p.opponent_known
+    draws = FIRST_STOCK - p.stock + taken[0].bit_count() + taken[1].bit_count()
+    my_draws[:2] = (draws + 1) // 2, draws - (draws + 1) // 2
     if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == FIRST_STOCK):
-        first = 1 - p.dealer  # the non-dealer is offered first
-        for k in range(p.passed):
-            view[L.V_PASSED + (first + k) % 2] = 1
+        passes = p.passed
     elif p.moment == "after_draw" and p.stock == FIRST_STOCK - 1 and len(p.pile) == 1 and p.took is None:
-        view[L.V_PASSED : L.V_PASSED + 2] = 1
-    view[L.V_RULES : L.V_RULES + L.N_RULE_FIELDS] = rules
-    return view
+        passes = 2  # both passed and I drew the first card of the stock
+    else:
+        passes = 0  # not known
+    if history is not None:
+        v = history.view
+        taken[:] = v[L.V_TAKEN : L.V_TAKEN + L.MAX_SEATS]
+        discarded[:] = v[L.V_DISCARDED : L.V_DISCARDED + L.MAX_SEATS]
+        draws = v[L.V_DRAWS]
+        my_draws[:2] = v[L.V_MY_DRAWS], draws - v[L.V_MY_DRAWS]
+        passes = history.passed
+    drawn = L.NO_CARD
+    if p.moment == "after_draw":  # the card drawn this turn: unknown from the stock, so any of the hand
+        drawn = p.took if p.took is not None else next(iter(_bits(p.hand)))
+    phase = {"offer": L.PHASE_OFFER, "forced_stock": L.PHASE_FORCED_STOCK}.get(p.moment, L.PHASE_DRAW)
+    board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
+    B.mid_hand_board_nb(board, p.rules.to_array(), p.dealer, 0, np.array(list(p.scores or (0, 0)) + [0, 0]), upcard,
+                        np.asarray(p.pile, dtype=np.int64), np.zeros(p.stock, dtype=np.int64), hands, taken, discarded,
+                        my_draws, passes, draws, 0, phase, drawn)
+    return board[0]
 
 
 def _bits(mask: int) -> Iterable[int]:

@@ -64,11 +64,6 @@ class Worlds:
         return self.opponent_turns > 0
 
 
-# Slots of the view that only the replayed history knows exactly.
-REPLAYED_SLOTS = [(L.V_DISCARDED, L.MAX_SEATS), (L.V_TAKEN, L.MAX_SEATS), (L.V_PASSED, L.MAX_SEATS), (L.V_DRAWS, 1),
-                  (L.V_MY_DRAWS, 1)]
-
-
 def worlds_for(request: Request) -> Worlds:
     """Check the request's position and set its worlds: as played, uniform, or weighted by the history."""
     r = request
@@ -94,9 +89,7 @@ def worlds_for(request: Request) -> Worlds:
     took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
     position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
                              r.scores, rules, replayed.passed, replayed.dealer)
-    view = view_of(position)
-    for slot, width in REPLAYED_SLOTS:
-        view[slot : slot + width] = replayed.view[slot : slot + width]
+    view = view_of(position, replayed)
     first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
     evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
                 float(r.slip))
