@@ -577,3 +577,47 @@ def test_situations_build_the_engines_board(players):
         assert np.array_equal(built[rows], engine_board[rows]), np.argwhere(built[rows] != engine_board[rows])
         checked += 1
     assert checked > 40
+
+
+# -- the fiftieth card -----------------------------------------------------------------------------------
+
+LAST_HAND, LAST_OPPONENT = "3s 4s 5s 9c 9d 9h Jh Qh Kh 5c Kc", "2s 6s 7s 9s Th Ac Ad Ah 2c 3c"
+
+
+def last_chance(hand=LAST_HAND, opponent=LAST_OPPONENT, **changes):
+    """The stock is down to 2 and I took the opponent's last discard, Kc; every opponent card is known."""
+    rest = others(hand, opponent, "5d")
+    pile = [parse_card("5d")] + rest[:-2]
+    fields = dict(upcard="5d", pile=pile, opponent_took=opponent, took="Kc", rules="openspiel", seed=2, **QUICK)
+    return advise(hand, **{**fields, **changes})
+
+
+def test_the_fiftieth_card_weighs_declining():
+    """Taking the last discard only to knock into a certain undercut (25 under openspiel) is worse than the void."""
+    advice = last_chance()
+    assert advice.position.last_chance
+    labels = by_label(advice)
+    assert set(labels) == {"knock, discarding Kc", "decline the last discard: the hand is void"}
+    decline = labels["decline the last discard: the hand is void"]
+    assert decline.status == "recommended" and decline.points.mean == 0 and decline.points.half_width == 0
+    assert decline.hand_outcomes["nobody"] == 1
+    knock = labels["knock, discarding Kc"]
+    assert knock.points.mean == -(5 - 2 + 25) and knock.status == "beaten"
+    assert advice.lines()[-1] == "recommendation: DON'T KNOCK: decline the last discard: the hand is void"
+
+
+def test_the_fiftieth_card_goes_gin_when_it_can():
+    opponent = "2s 7s 9s Th Ac Ad Ah 2c 3c 4c"
+    advice = last_chance("3s 4s 5s 6s 9c 9d 9h Jh Qh Kh Kc", opponent)
+    rec = advice.recommendation
+    gin = Rules.load("openspiel").gin_bonus + int(melds.deadwood([parse_hand(opponent)])[0])
+    assert (rec.action, rec.discard, rec.deadwood, rec.points.mean) == ("knock", "Kc", 0, gin)
+    assert by_label(advice)["decline the last discard: the hand is void"].status == "beaten"
+
+
+def test_only_the_fiftieth_card_rule_offers_the_decline():
+    void_wall = last_chance(rules="seeds")
+    assert not void_wall.position.last_chance
+    assert all(c.action in ("knock", "continue") for c in void_wall.candidates)
+    with pytest.raises(ValueError, match="only to knock, and no discard lets you knock"):
+        last_chance("3s 4s 5s 9c 9d Jh Qh Kh 5c Kc 8d")

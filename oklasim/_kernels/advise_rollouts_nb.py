@@ -21,6 +21,7 @@ from .advise_columns_nb import (
     C_MELDS,
     C_N_MELDS,
     C_PRE,
+    PRE_DECLINE,
     PRE_PASS,
     PRE_PILE,
     PRE_STOCK,
@@ -36,6 +37,7 @@ from .engine_nb import (
     ST_HANDS,
     after_draw_nb,
     draw_nb,
+    end_void_nb,
     first_offer_nb,
     next_dealer_nb,
     play_hand_nb,
@@ -65,6 +67,7 @@ from .layout import (
     N_HAND_FIELDS,
     OUT_TIE,
     OUT_UNDERCUT,
+    OUT_VOID,
     PHASE_DRAW,
     R_PLAYERS,
     R_TARGET_SCORE,
@@ -182,6 +185,9 @@ def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arr
     """Play a rollout column on ``work`` (a world's board) to the end of the hand; returns a status."""
     pre = column[C_PRE]
     opp = 1 - me
+    if pre == PRE_DECLINE:
+        end_void_nb(work, OUT_VOID, trace, status)  # the engine's own end of a declined fiftieth card
+        return E_NONE
     if pre == PRE_PASS:
         forced_params[me, F_TAKE] = 0
         error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)

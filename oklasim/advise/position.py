@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import advise_board_nb as B
+from .._kernels import engine_nb as E
 from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
@@ -38,6 +39,12 @@ class Position:
     def unseen(self) -> int:
         """Cards the player cannot place: the opponent's unknown cards and the stock."""
         return ((1 << N_CARDS) - 1) & ~self.hand & ~mask_of(self.pile) & ~self.opponent_known
+
+    @property
+    def last_chance(self) -> bool:
+        """The fiftieth card: the stock is down to 2 and you took the last discard, which you may do only to knock."""
+        return self.rules.wall_rule == "fiftieth_card" and self.moment == "after_draw" and self.stock == 2 \
+            and self.took is not None
 
     @property
     def kind(self) -> int:
@@ -223,6 +230,12 @@ def read_position(
         if not hand_mask >> took_card & 1:
             raise ValueError(f"you took {format_card(took_card)} from the pile: it must be in your hand")
 
+    if drawn and derived == 2 and took_card is not None and rules.wall_rule == "fiftieth_card":
+        forbidden = took_card if not rules.discard_taken_card else L.NO_CARD
+        if not E.knock_discards_nb(hand_mask, knock_limit, forbidden):  # (11 cards of melds always have a discard)
+            raise ValueError(f"at the fiftieth card you may take {format_card(took_card)} only to knock, and no "
+                             "discard lets you knock: decline it, the hand is void")
+
     # What the opponent must hold: what it took and did not throw back, and an upcard found nowhere else.
     known = opp_took & ~hand_mask & ~pile_mask
     if up is not None and not (hand_mask | pile_mask) >> up & 1:
@@ -296,6 +309,7 @@ def view_of(position: Position, history=None) -> np.ndarray:
     B.mid_hand_board_nb(board, p.rules.to_array(), p.dealer, 0, np.array(list(p.scores or (0, 0)) + [0, 0]), upcard,
                         np.asarray(p.pile, dtype=np.int64), np.zeros(p.stock, dtype=np.int64), hands, taken, discarded,
                         my_draws, passes, draws, 0, phase, drawn)
+    board[0, L.V_LAST_CHANCE] = int(p.last_chance)  # as the engine's offer of the fiftieth card shows it
     return board[0]
 
 

@@ -26,7 +26,7 @@ class Estimate:
 class Candidate:
     """One action, its estimates over the worlds it was played in."""
 
-    action: str  # "knock" or "continue"
+    action: str  # "knock", "continue" or "decline" (the fiftieth card: the hand is void)
     discard: str | None  # None: big gin, or decided later (a stock draw, a pass)
     draw: str | None  # before the action: None (already drawn), "pile", "upcard", "stock", "pass"
     big_gin: bool
@@ -47,6 +47,8 @@ class Candidate:
             return "draw from the stock"
         if self.draw == "pass":
             return "pass the upcard"
+        if self.action == "decline":
+            return "decline the last discard: the hand is void"
         if self.big_gin:
             return took + "big gin"
         verb = "knock, discarding" if self.action == "knock" else "discard"

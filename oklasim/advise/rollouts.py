@@ -38,7 +38,8 @@ def planned_looks(max_samples: int, game_mode: bool) -> int:
 
 
 METRICS = {"points": R.O_POINTS, "win": R.O_WIN}
-DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass"}
+DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass",
+              C.PRE_DECLINE: None}
 
 
 class _Tally:
@@ -329,7 +330,7 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
         win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0))
     outcomes = tally.outcomes[c] / weight
     return Candidate(
-        action="knock" if knock else "continue",
+        action="knock" if knock else ("decline" if column[C.C_PRE] == C.PRE_DECLINE else "continue"),
         discard=None if big_gin or discard < 0 else format_card(discard),
         draw=DRAW_NAMES[int(column[C.C_PRE])],
         big_gin=big_gin,
