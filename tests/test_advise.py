@@ -204,7 +204,7 @@ def test_the_played_prior_drops_opponents_that_would_have_knocked():
          "leave 1 in the stock; a hand ends at 2"),
         ({"upcard": "Ks"}, None),  # the upcard may well be in my hand
         ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", "pile": ""}, "the discard pile cannot be empty"),
-        ({"rules": Rules(players=3)}, "advise handles two players"),
+        ({"rules": Rules(players=3)}, "a hand of 11 cards fits no moment"),  # three players hold 7 or 8
         ({"rules": Rules(spade_double=True), "upcard": None, "limit": 9}, "with spade doubling on, give the upcard"),
         ({"scores": (10, 20), "rules": "openspiel"}, "these rules play a single hand"),
         ({"dealer": "me", "hand": "As 2s 3s 4s 7d 7c Qh 9h Th Kd", "pile": "Jh", "upcard": "Jh"},
@@ -621,3 +621,93 @@ def test_only_the_fiftieth_card_rule_offers_the_decline():
     assert all(c.action in ("knock", "continue") for c in void_wall.candidates)
     with pytest.raises(ValueError, match="only to knock, and no discard lets you knock"):
         last_chance("3s 4s 5s 9c 9d Jh Qh Kh 5c Kc 8d")
+
+
+# -- three and four players ----------------------------------------------------------------------------
+
+
+def test_a_three_player_position_is_the_engines_board():
+    """Seat 0's position in real 3-player hands, as the player states it, builds the view and (with the true hidden
+    cards) the board the engine had; only what the player was not told (passes, discards) may differ."""
+    from oklasim._kernels import advise_worlds_nb as W
+    from oklasim._kernels import layout as L
+    from oklasim.advise.position import seat_name, view_of
+
+    unknown = [L.V_RNG] + [L.V_PASSED + s for s in range(4)] + [L.V_DISCARDED + s for s in range(4)]
+    checked = 0
+    for rules, engine_board, s in engine_positions(3, seed=8, games=12):
+        if s.turn != 0 or s.phase != "draw" or s.first_taker != (s.dealer + 1) % 3 or s.taken[1] & s.taken[2] \
+                or s.taken[0]:
+            continue  # seat 0 to draw, in a hand where nobody passed (the draws went round from the dealer's left),
+            # no card went from one opponent to the other (the player lists it once, with its holder) and seat 0
+            # took nothing from the pile before (a position, with two players too, names only the card just taken)
+        position = read_position(format_hand(s.hands[0]), format_card(s.upcard), pile=list(s.pile),
+                                 opponent_took=" | ".join(format_hand(t) for t in s.taken[1:3]),
+                                 stock=len(s.stock), rules=rules, dealer=seat_name(s.dealer, 3))
+        view = view_of(position)
+        keep = np.ones(L.V_SIZE, dtype=bool)
+        keep[unknown] = False
+        assert np.array_equal(view[keep], engine_board[0][keep]), np.flatnonzero((view != engine_board[0]) & keep)
+        board = np.zeros_like(engine_board)
+        W.template_nb(view, L.D_DRAW, board)
+        for seat in (1, 2):  # the hidden cards a world fills in
+            board[L.HIDDEN, L.S_HANDS + seat] = board[seat, L.V_HAND] = s.hands[seat]
+        pos = board[L.HIDDEN, L.S_STOCK_POS]
+        board[L.HIDDEN, L.S_DECK + pos : L.S_DECK + 52] = s.stock
+        assert pos == engine_board[L.HIDDEN, L.S_STOCK_POS]
+        for seat in range(3):
+            assert np.array_equal(board[seat][keep], engine_board[seat][keep]), (seat, np.flatnonzero(
+                (board[seat] != engine_board[seat]) & keep))
+        hidden = [L.S_DEALER, L.S_TURN, L.S_PHASE, L.S_FIRST_TAKER] + [L.S_HANDS + k for k in range(3)]
+        assert np.array_equal(board[L.HIDDEN, hidden], engine_board[L.HIDDEN, hidden])
+        assert np.array_equal(board[L.HIDDEN, L.S_DECK + pos : L.S_DECK + 52], engine_board[L.HIDDEN, L.S_DECK + pos :
+                                                                                            L.S_DECK + 52])
+        checked += 1
+    assert checked >= 5
+
+
+TABLE = {"hand": "As 2s 3s 4s 7d 7c 7h Kc", "upcard": "9c", "pile": "9c Ts", "players": 3,
+         "opponent_took": "Ac Ad Ah 5c 6c 8h 9h | 2c 3c 4c Jd Qd Kd 5h"}
+
+
+def test_three_players_gin_scores_against_both_opponents():
+    """Every opponent card known: a gin collects the bonus from each opponent plus its deadwood (28 and 5)."""
+    advice = advise(**TABLE, seed=3, **QUICK)
+    rec = advice.recommendation
+    assert (rec.action, rec.discard, rec.deadwood) == ("knock", "Kc", 0)
+    assert rec.points.mean == 2 * Rules().gin_bonus + 28 + 5 and rec.points.half_width == 0
+    assert rec.undercut.mean == 0 and advice.position.players == 3
+    assert any(c.action == "continue" for c in advice.candidates)
+    text = "\n".join(advice.lines())
+    assert "left      holds" in text and "right     holds" in text and "not calibrated" in text
+
+
+def test_four_players_play_on_legally():
+    hand = "2h 3h 4h 7s 7d 7h Jc 5d"
+    advice = advise(hand, upcard="9c", pile="9c 8d 4s Qh", players=4, seed=4, max_samples=256, max_seconds=None,
+                    precision=None, race=False, opponent="greedy", me="greedy")
+    assert advice.position.stock == 52 - 8 - 4 - 3 * 7 and advice.samples == 256
+    assert {c.samples for c in advice.candidates} == {256} and len(advice.candidates) > 2
+    assert all(-200 < c.points.mean < 200 for c in advice.candidates)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"history": "opp pass"}, "the history is for two players only"),
+    ({"opponent_took": "Ac | 2c | 3c"}, "3 groups for 2 opponents"),
+    ({"opponent_took": "Ac | Ac"}, "listed for two opponents"),
+    ({"dealer": "across"}, "'me', 'left', or 'right'"),
+    ({"scores": (10, 20)}, "3 non-negative numbers"),
+    ({"upcard": "Kh", "pile": "Ts"}, "say which opponent took it"),
+    ({"players": 5}, "players 5: 2, 3 or 4"),
+])
+def test_table_positions_refuse_bad_input_in_one_line(changes, message):
+    with pytest.raises(ValueError, match=message):
+        advise(**{**TABLE, **changes}, **QUICK)
+
+
+def test_cli_three_players():
+    result = CliRunner().invoke(advise_command, [TABLE["hand"], "--upcard", "9c", "--pile", "9c Ts", "--players", "3",
+                                                 "--opponent-took", TABLE["opponent_took"], "--samples", "64",
+                                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["recommendation"]["action"] == "knock"

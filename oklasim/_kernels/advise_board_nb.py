@@ -9,11 +9,13 @@ the engine's own functions where the engine has one.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .engine_nb import load_rules_nb, pile_pop_nb, pile_push_nb, publish_nb, start_hand_nb
 from .layout import (
     HIDDEN,
+    MAX_SEATS,
     NO_CARD,
     PHASE_OFFER,
     R_DISCARD_TAKEN_CARD,
@@ -42,6 +44,23 @@ def first_taker_nb(players, dealer, passes, phase):
     if phase == PHASE_OFFER or passes >= players:
         return -1
     return (dealer + 1 + passes) % players
+
+
+@njit(cache=True)
+def draws_by_seat_nb(players, me, draws, mine):
+    """Every seat's draws this hand, given all ``draws`` and ``mine``, at ``me``'s turn: the turns went round.
+
+    Between two of my draws every other seat drew once; the draws left over
+    came before my first, from the seats just before me (my right first).
+    """
+    out = np.zeros(MAX_SEATS, dtype=np.int64)
+    out[me] = mine
+    rest = max(draws - mine, 0)
+    others = players - 1
+    for k in range(others):
+        seat = (me - 1 - k) % players
+        out[seat] = rest // others + (1 if k < rest % others else 0)
+    return out
 
 
 @njit(cache=True)

@@ -2,7 +2,8 @@
 
 World ``s`` depends only on ``(key, s)``, whatever the batch or the thread,
 so that every candidate is played in the same worlds (common random numbers).
-Two players only: the worlds assume one opponent.
+The played prior and its repairs model one opponent; with 3-4 players
+(``deal_table_nb``) every opponent's unknown cards are uniform.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .advise_board_nb import mid_hand_board_nb
+from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
 from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
@@ -58,25 +59,53 @@ REPAIR_STEPS = 24
 
 
 @njit(cache=True)
-def unseen_nb(view, out):
-    """The cards the seat cannot place, into ``out``; returns (count, opponent's known cards, cards it still needs).
+def unseen_nb(view, out, known, need):
+    """The cards the seat cannot place, into ``out``; returns how many.
 
-    The opponent holds what it took from the pile and did not throw back
-    (a card taken and discarded again is on the pile, or with the seat).
+    ``known[s]`` gets the cards opponent ``s`` must hold: what it took from
+    the pile and did not throw back (a card taken and discarded again is on
+    the pile, or with the seat); ``need[s]`` how many more it holds.
     """
     me = view[V_SEAT]
-    opp = 1 - me
     hand = view[V_HAND]
     pile = view[V_PILE_MASK]
-    known = view[V_TAKEN + opp] & ~pile & ~hand
-    rest = FULL_DECK & ~hand & ~pile & ~known
+    held = np.int64(0)
+    known[:] = 0
+    need[:] = 0
+    for seat in range(view[V_PLAYERS]):
+        if seat != me:
+            known[seat] = view[V_TAKEN + seat] & ~pile & ~hand
+            need[seat] = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known[seat])
+            held |= known[seat]
+    rest = FULL_DECK & ~hand & ~pile & ~held
     n = 0
     for card in range(N_CARDS):
         if rest >> card & 1:
             out[n] = card
             n += 1
-    need = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known)
-    return n, known, need
+    return n
+
+
+@njit(cache=True)
+def deal_table_nb(key, sample, me, players, unseen, n_unseen, known, need, scratch, hands, stock):
+    """World ``sample`` with several opponents: each holds its known cards and a uniform share of the unseen ones.
+
+    ``hands[s]`` gets opponent ``s``'s hand; ``stock`` the rest, top first.
+    """
+    state = stream_state_nb(key, sample)
+    for i in range(n_unseen):
+        scratch[i] = unseen[i]
+    shuffle_deck_nb(state, scratch[:n_unseen])
+    pos = 0
+    for seat in range(players):
+        if seat == me:
+            continue
+        hands[seat] = known[seat]
+        for _ in range(need[seat]):
+            hands[seat] |= BIT << scratch[pos]
+            pos += 1
+    for i in range(n_unseen - pos):
+        stock[i] = scratch[pos + i]
 
 
 @njit(cache=True)
@@ -86,9 +115,7 @@ def template_nb(view, kind, board):
     players = view[V_PLAYERS]
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     hands[me] = view[V_HAND]
-    my_draws = np.zeros(MAX_SEATS, dtype=np.int64)
-    my_draws[me] = view[V_MY_DRAWS]
-    my_draws[1 - me] = max(view[V_DRAWS] - view[V_MY_DRAWS], 0)
+    my_draws = draws_by_seat_nb(players, me, view[V_DRAWS], view[V_MY_DRAWS])
     passes = 0
     for seat in range(players):
         passes += view[V_PASSED + seat]

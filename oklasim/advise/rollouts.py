@@ -190,7 +190,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     members = [np.flatnonzero(action_of == a) for a in range(n_actions)]
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS), dtype=np.float64)
     for seat in range(L.MAX_SEATS):
-        params[seat] = seats[seat % 2].vector()
+        params[seat] = seats[0 if seat == 0 else 1].vector()  # I am seat 0; every other seat is an opponent
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -273,7 +273,7 @@ def run(request: Request, extra_paths=()) -> Advice:
         position=position,
         me=seats[0].name,
         opponent=seats[1].name,
-        prior="history" if worlds.conditioned else r.prior,
+        prior="history" if worlds.conditioned else (r.prior if position.players == 2 else "uniform"),
         opponent_draws=int(max(worlds.prior[0], 0)),
         opponent_turns=worlds.opponent_turns,
         plan=r.plan,

@@ -69,10 +69,14 @@ def worlds_for(request: Request) -> Worlds:
     r = request
     if r.history is None:
         position = read_position(r.hand, r.upcard, r.limit, r.pile, r.opponent_took, r.took, r.stock, r.scores,
-                                 r.rules, r.passed, r.dealer)
-        return Worlds(position, view_of(position), world_prior(position, r.prior, r.opponent_draws),
+                                 r.rules, r.passed, r.dealer, r.players)
+        prior = r.prior if position.players == 2 else "uniform"  # the played prior models one opponent
+        return Worlds(position, view_of(position), world_prior(position, prior, r.opponent_draws),
                       no_evidence(), 0)
-    rules = rules_of(r.rules)
+    rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
+    if rules.players != 2:
+        raise ValueError("the history is for two players only: with 3-4 players give the pile and what each "
+                         "opponent took")
     upcard = one_card(r.upcard, "upcard")
     if upcard is None:
         raise ValueError("with a history, give the upcard: it starts the pile")
