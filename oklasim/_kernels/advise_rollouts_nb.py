@@ -254,7 +254,7 @@ def game_winner_nb(work, cont, params, scores, dealer, hand_number, deck_rng, ar
 @njit(cache=True)
 def run_samples_nb(
     view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn, forced_fn, params, out,
-    weights, status
+    weights, status, stop
 ):
     """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
 
@@ -263,8 +263,11 @@ def run_samples_nb(
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
     ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
-    (``advise_history_nb``); a world of weight 0 is not played. Returns a status
-    (the engine's error fields go to ``status[ST_ERROR:]``).
+    (``advise_history_nb``); a world of weight 0 is not played. Once another
+    thread sets ``stop[0]`` (the time budget is spent) the worlds not finished
+    get weight -1 and are not counted; world 0 is always finished, so that
+    there is an answer. Returns a status (the engine's error fields go to
+    ``status[ST_ERROR:]``).
     """
     me = view[V_SEAT]
     players = view[V_PLAYERS]
@@ -300,7 +303,10 @@ def run_samples_nb(
     history_key = key ^ 0x68E31DA4
     turns, snapshots, slip = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    weights[:] = -1.0
     for s in range(lo, hi):
+        if stop[0] != 0 and s > 0:
+            break
         if players == 2:
             hands[opp] = sample_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], prior[1],
                                          prior[2], view[V_KNOCK_LIMIT], scratch, stock)
@@ -311,11 +317,13 @@ def run_samples_nb(
         if turns.shape[0] > 0:  # (two players)
             weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
                                           stream_state_nb(history_key, s))
-        weights[s - lo] = weight
         if weight == 0.0:
             row[:, :] = 0
+            weights[s - lo] = weight
             continue
         for c in range(n_cand):
+            if stop[0] != 0 and s > 0:  # checked between the rollouts: a slow opponent may take a second for one
+                return E_NONE
             if not active[c]:
                 continue
             column = cand[c]
@@ -368,6 +376,7 @@ def run_samples_nb(
                     status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                     return error
                 row[c, O_WIN] = 1 if game_winner == me else 0
+        weights[s - lo] = weight
     return E_NONE
 
 
@@ -390,17 +399,19 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64[:, :, ::1],
     float64[::1],
     int64[::1],
+    int64[::1],
 )
 
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
     me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, out,
-    weights, status
+    weights, status, stop
 ):
-    """``run_samples_nb`` without the GIL, for the advisor's worker threads."""
+    """``run_samples_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
+    deadline)."""
     return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn,
-                          forced_fn, params, out, weights, status)
+                          forced_fn, params, out, weights, status, stop)
 
 
 @njit(cache=True)

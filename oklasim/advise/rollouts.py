@@ -202,6 +202,8 @@ def run(request: Request, extra_paths=()) -> Advice:
     open_actions = set(range(n_actions))
     done, batch, reason = 0, FIRST_BATCH, None
     sampling_started = time.perf_counter()  # the time budget is for sampling, not for checks or compiling
+    deadline = None if max_seconds is None else sampling_started + max_seconds
+    stop = np.zeros(1, dtype=np.int64)  # set at the deadline: the kernels then leave their unfinished worlds
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while True:
             size = min(batch, max_samples - done)
@@ -213,13 +215,14 @@ def run(request: Request, extra_paths=()) -> Advice:
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, lo, hi,
-                    out[lo - done : hi - done], weights[lo - done : hi - done], status)))
+                    out[lo - done : hi - done], weights[lo - done : hi - done], status, stop)))
             batch_started = time.perf_counter()
             for status, job in jobs:
-                _check(job.result(), status, seats, seed)
+                _check(_result(job, deadline, stop), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
-            tally.add(out, active, weights)
-            done += size
+            played = weights >= 0  # all but the worlds left at the deadline
+            tally.add(out[played], active, weights[played])
+            done += int(played.sum())
             looks -= 1
             batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
@@ -238,7 +241,7 @@ def run(request: Request, extra_paths=()) -> Advice:
             if precision is not None and precise:
                 reason = "precision"
                 break
-            if done >= max_samples or looks == 0:  # time-cut batches leave fewer worlds, never more looks
+            if done >= max_samples or looks == 0 or stop[0]:  # time-cut batches leave fewer worlds, never more looks
                 reason = "samples" if done >= max_samples else "time"
                 break
             elapsed = time.perf_counter() - sampling_started
@@ -279,6 +282,16 @@ def run(request: Request, extra_paths=()) -> Advice:
         plan=r.plan,
         ess=float(tally.ess(_representative(tally, members[best], metric))),
     )
+
+
+def _result(job, deadline: float | None, stop: np.ndarray) -> int:
+    """A worker's status; at the deadline ``stop`` is set, and the worker soon returns with what it finished."""
+    if deadline is not None and not stop[0]:
+        try:
+            return job.result(timeout=max(deadline - time.perf_counter(), 0.0))
+        except TimeoutError:
+            stop[0] = 1
+    return job.result()
 
 
 def _check(code: int, status: np.ndarray, seats, seed: int) -> None:
