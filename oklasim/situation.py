@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._kernels import advise_board_nb as B
 from ._kernels import engine_nb as E
 from ._kernels import layout as L
 from .cards import FULL_DECK, N_CARDS, format_hand, mask_of
@@ -50,6 +51,8 @@ class Situation:
     hand_number: int = 0
     first_taker: int = -1
     taken: tuple[int, ...] = field(default=(0, 0, 0, 0))  # cards each seat took from the pile
+    discarded: tuple[int, ...] = field(default=(0, 0, 0, 0))  # cards each seat discarded
+    my_draws: tuple[int, ...] = field(default=(0, 0, 0, 0))  # draws each seat made
 
     def complete_stock(self) -> tuple[int, ...]:
         if self.stock is not None:
@@ -91,46 +94,28 @@ class Situation:
             raise ValueError("situation: the hand ended at the wall with 2 cards in the stock")
 
 
-def passed_seats(players: int, situation: Situation) -> list[int]:
-    """The seats that passed the first upcard: round the table from the dealer's left."""
+def passes_of(players: int, situation: Situation) -> int:
+    """How many seats passed the first upcard (round the table from the dealer's left)."""
     if situation.phase == "offer":
-        count = situation.offers
-    elif situation.first_taker < 0:
-        count = players
-    else:
-        count = (situation.first_taker - situation.dealer - 1) % players
-    return [(situation.dealer + 1 + k) % players for k in range(count)]
+        return situation.offers
+    if situation.first_taker < 0:
+        return players
+    return (situation.first_taker - situation.dealer - 1) % players
 
 
 def board_for(rules: Rules, situation: Situation) -> np.ndarray:
     """A board set up at ``situation``, ready for ``play_situation_nb``."""
     situation.check(rules)
-    stock = situation.complete_stock()
-    others = [c for c in range(N_CARDS) if c not in set(stock) and c != situation.upcard]
     board = E.new_board()
-    E.load_rules_nb(board, rules.to_array())
-    deck = board[L.HIDDEN, L.S_DECK : L.S_DECK + N_CARDS]
-    deck[:] = others + [situation.upcard] + list(stock)
-    for seat, hand in enumerate(situation.hands):
-        board[L.HIDDEN, L.S_HANDS + seat] = hand
-    board[L.HIDDEN, L.S_STOCK_POS] = len(others)
-    scores = np.asarray(situation.scores, dtype=np.int64)
-    E.start_hand_nb(board, situation.dealer, situation.hand_number, scores)  # turns the upcard over
-    pile = list(situation.pile)
-    if pile[0] != situation.upcard:  # the upcard was taken: it is in a hand now
-        E.pile_pop_nb(board)
-    else:
-        pile = pile[1:]
-    for card in pile:
-        E.pile_push_nb(board, card)
-    for seat in range(rules.players):
-        board[seat, L.V_HAND] = situation.hands[seat]
-        board[: rules.players, L.V_TAKEN + seat] = situation.taken[seat]
-    for seat in passed_seats(rules.players, situation):
-        board[: rules.players, L.V_PASSED + seat] = 1
-    board[: rules.players, L.V_DRAWS] = situation.draws
-    board[L.HIDDEN, L.S_TURN] = situation.turn
-    board[L.HIDDEN, L.S_PHASE] = PHASES[situation.phase]
-    board[L.HIDDEN, L.S_OFFERS] = situation.offers
-    board[L.HIDDEN, L.S_FIRST_TAKER] = situation.first_taker
+    seats = np.zeros(L.MAX_SEATS, dtype=np.int64)
+    hands, taken, discarded, my_draws = (seats.copy() for _ in range(4))
+    hands[: rules.players] = situation.hands
+    taken[:] = situation.taken
+    discarded[:] = situation.discarded
+    my_draws[:] = situation.my_draws
+    B.mid_hand_board_nb(board, rules.to_array(), situation.dealer, situation.hand_number,
+                        np.asarray(situation.scores, dtype=np.int64), situation.upcard,
+                        np.asarray(situation.pile, dtype=np.int64), np.asarray(situation.complete_stock(), dtype=np.int64),
+                        hands, taken, discarded, my_draws, passes_of(rules.players, situation), situation.draws,
+                        situation.turn, PHASES[situation.phase], L.NO_CARD)
     return board

@@ -146,7 +146,7 @@ def test_stops_on_precision_and_on_time():
     assert precise.stop_reason in ("precision", "separated")
     assert precise.recommendation.points.half_width <= 2.0
     rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=1e-9)
-    assert rushed.stop_reason == "time" and rushed.samples == FIRST_BATCH
+    assert rushed.stop_reason == "time" and 1 <= rushed.samples <= FIRST_BATCH  # world 0 is always finished
 
 
 # -- worlds ------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def test_the_played_prior_drops_opponents_that_would_have_knocked():
          "leave 1 in the stock; a hand ends at 2"),
         ({"upcard": "Ks"}, None),  # the upcard may well be in my hand
         ({"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d", "pile": ""}, "the discard pile cannot be empty"),
-        ({"rules": Rules(players=3)}, "advise handles two players"),
+        ({"rules": Rules(players=3)}, "a hand of 11 cards fits no moment"),  # three players hold 7 or 8
         ({"rules": Rules(spade_double=True), "upcard": None, "limit": 9}, "with spade doubling on, give the upcard"),
         ({"scores": (10, 20), "rules": "openspiel"}, "these rules play a single hand"),
         ({"dealer": "me", "hand": "As 2s 3s 4s 7d 7c Qh 9h Th Kd", "pile": "Jh", "upcard": "Jh"},
@@ -465,6 +465,15 @@ def test_the_time_budget_holds_against_a_slow_opponent():
     assert took < 4.0  # about the budget: the first batch is small and the later ones fit the time left
 
 
+def test_the_deadline_cuts_into_a_batch():
+    """Against an opponent whose worlds take seconds, the budget stops the workers inside the first batch."""
+    from oklasim.strategy import resolve
+
+    resolve("mc(samples=2048)")
+    advice = advise(**SITUATION, opponent="mc(samples=2048)", max_seconds=0.3, workers=2, seed=3)
+    assert advice.stop_reason == "time" and 1 <= advice.samples < FIRST_BATCH
+
+
 @pytest.mark.parametrize("history", ["opp pass; me upcard", "me pass; opp pass; me stock", "opp upcard Kh; me pile"])
 def test_first_turn_histories_agree_with_the_moment(history):
     from oklasim.advise.request import Request
@@ -475,3 +484,239 @@ def test_first_turn_histories_agree_with_the_moment(history):
         hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d As"
     worlds = worlds_for(Request(hand=hand, upcard="9c", history=history))
     assert worlds.position.moment == "after_draw"
+
+
+# -- one builder of mid-hand boards --------------------------------------------------------------
+
+
+def engine_positions(players, seed, games):
+    """Boards between turns of real engine hands, each with the Situation saying where every card is.
+
+    The trace of real games is stepped through with the engine's own state changes (its deal, ``draw_nb``,
+    ``discard_nb``), while the facts a Situation needs are tallied from the events alone.
+    """
+    from oklasim._kernels import engine_nb as E
+    from oklasim._kernels import layout as L
+    from oklasim._kernels import rng_nb
+    from oklasim.engine import resolve_all, run_kernel, stream_key
+    from oklasim.situation import Situation
+
+    rules = Rules(players=players, single_hand=True)
+    packed = rules.to_array()
+    _, _, trace = run_kernel(packed, resolve_all(["greedy"], players), seed, 0, games, trace_capacity=games * 200)
+    key = stream_key(seed)
+    for game in range(games):
+        board = E.new_board()
+        E.load_rules_nb(board, packed)
+        # The engine's deck stream of the game (kept unsigned: numba types a Python int as signed).
+        deck_rng = np.uint64(rng_nb.next_state_nb(np.uint64(rng_nb.stream_state_nb(np.uint64(key), game))))
+        dealer = int(rng_nb.below_nb(deck_rng, players))
+        E.deal_nb(board, dealer, 0, np.zeros(4, dtype=np.int64), deck_rng)
+        hands, taken, discarded, my_draws = [0] * 4, [0] * 4, [0] * 4, [0] * 4
+        pile, passes, first_taker, draws = [], 0, -1, 0
+
+        def stock():
+            return tuple(int(c) for c in board[L.HIDDEN, L.S_DECK + board[L.HIDDEN, L.S_STOCK_POS] : L.S_DECK + 52])
+
+        for _, _, seat, event, a, _ in trace[trace[:, 0] == game].tolist():
+            if event == E.EV_DEAL:
+                hands[seat] = a
+            elif event == E.EV_UPCARD:
+                upcard, pile = a, [a]
+                yield rules, board.copy(), Situation(hands=tuple(hands[:players]), upcard=a, pile=(a,), stock=stock(),
+                                                     turn=(dealer + 1) % players, phase="offer", dealer=dealer)
+            elif event == E.EV_PASS:
+                E.publish_nb(board, L.V_PASSED + seat, 1)
+                board[L.HIDDEN, L.S_OFFERS] += 1
+                passes += 1
+                if passes < players:
+                    board[L.HIDDEN, L.S_TURN] = (seat + 1) % players
+                else:
+                    board[L.HIDDEN, L.S_PHASE] = L.PHASE_FORCED_STOCK
+                    board[L.HIDDEN, L.S_TURN] = (dealer + 1) % players
+                phase = "offer" if passes < players else "forced_stock"
+                turn = int(board[L.HIDDEN, L.S_TURN])
+                yield rules, board.copy(), Situation(hands=tuple(hands[:players]), upcard=upcard, pile=(upcard,),
+                                                     stock=stock(), turn=turn, phase=phase, dealer=dealer, offers=passes
+                                                     if phase == "offer" else 0)
+            elif event in (E.EV_TAKE_UPCARD, E.EV_DRAW_PILE, E.EV_DRAW_STOCK):
+                from_pile = event != E.EV_DRAW_STOCK
+                if event == E.EV_TAKE_UPCARD:
+                    board[L.HIDDEN, L.S_FIRST_TAKER] = first_taker = seat
+                E.draw_nb(board, seat, from_pile)
+                hands[seat] |= 1 << a
+                draws += 1
+                my_draws[seat] += 1
+                if from_pile:
+                    pile.pop()
+                    taken[seat] |= 1 << a
+            elif event == E.EV_DISCARD:
+                E.discard_nb(board, seat, a)
+                board[L.HIDDEN, L.S_PHASE] = L.PHASE_DRAW
+                board[L.HIDDEN, L.S_TURN] = (seat + 1) % players
+                hands[seat] &= ~(1 << a)
+                pile.append(a)
+                discarded[seat] |= 1 << a
+                if len(stock()) < 3:
+                    break  # the wall
+                yield rules, board.copy(), Situation(
+                    hands=tuple(hands[:players]), upcard=upcard, pile=tuple(pile), stock=stock(),
+                    turn=(seat + 1) % players, phase="draw", dealer=dealer, draws=draws, first_taker=first_taker,
+                    taken=tuple(taken), discarded=tuple(discarded), my_draws=tuple(my_draws))
+            elif event in (E.EV_KNOCK, E.EV_VOID):
+                break
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_situations_build_the_engines_board(players):
+    """Between the turns of real hands, ``board_for`` (the one mid-hand builder) gives the board the engine had."""
+    from oklasim._kernels import layout as L
+    from oklasim.situation import board_for
+
+    hidden = [L.S_DEALER, L.S_TURN, L.S_PHASE, L.S_OFFERS, L.S_FIRST_TAKER, L.S_STOCK_POS]
+    checked = 0
+    for rules, engine_board, situation in engine_positions(players, seed=5, games=6):
+        built = board_for(rules, situation)
+        pos = engine_board[L.HIDDEN, L.S_STOCK_POS]
+        assert built[L.HIDDEN, L.S_STOCK_POS] == pos
+        for slot in hidden + [L.S_HANDS + s for s in range(players)] + list(range(L.S_DECK + pos, L.S_DECK + 52)):
+            assert built[L.HIDDEN, slot] == engine_board[L.HIDDEN, slot], (slot, situation)
+        rows = slice(0, players)
+        engine_board[rows, L.V_RNG] = 0  # the seats' random streams are seeded per game, not part of a position
+        assert np.array_equal(built[rows], engine_board[rows]), np.argwhere(built[rows] != engine_board[rows])
+        checked += 1
+    assert checked > 40
+
+
+# -- the fiftieth card -----------------------------------------------------------------------------------
+
+LAST_HAND, LAST_OPPONENT = "3s 4s 5s 9c 9d 9h Jh Qh Kh 5c Kc", "2s 6s 7s 9s Th Ac Ad Ah 2c 3c"
+
+
+def last_chance(hand=LAST_HAND, opponent=LAST_OPPONENT, **changes):
+    """The stock is down to 2 and I took the opponent's last discard, Kc; every opponent card is known."""
+    rest = others(hand, opponent, "5d")
+    pile = [parse_card("5d")] + rest[:-2]
+    fields = dict(upcard="5d", pile=pile, opponent_took=opponent, took="Kc", rules="openspiel", seed=2, **QUICK)
+    return advise(hand, **{**fields, **changes})
+
+
+def test_the_fiftieth_card_weighs_declining():
+    """Taking the last discard only to knock into a certain undercut (25 under openspiel) is worse than the void."""
+    advice = last_chance()
+    assert advice.position.last_chance
+    labels = by_label(advice)
+    assert set(labels) == {"knock, discarding Kc", "decline the last discard: the hand is void"}
+    decline = labels["decline the last discard: the hand is void"]
+    assert decline.status == "recommended" and decline.points.mean == 0 and decline.points.half_width == 0
+    assert decline.hand_outcomes["nobody"] == 1
+    knock = labels["knock, discarding Kc"]
+    assert knock.points.mean == -(5 - 2 + 25) and knock.status == "beaten"
+    assert advice.lines()[-1] == "recommendation: DON'T KNOCK: decline the last discard: the hand is void"
+
+
+def test_the_fiftieth_card_goes_gin_when_it_can():
+    opponent = "2s 7s 9s Th Ac Ad Ah 2c 3c 4c"
+    advice = last_chance("3s 4s 5s 6s 9c 9d 9h Jh Qh Kh Kc", opponent)
+    rec = advice.recommendation
+    gin = Rules.load("openspiel").gin_bonus + int(melds.deadwood([parse_hand(opponent)])[0])
+    assert (rec.action, rec.discard, rec.deadwood, rec.points.mean) == ("knock", "Kc", 0, gin)
+    assert by_label(advice)["decline the last discard: the hand is void"].status == "beaten"
+
+
+def test_only_the_fiftieth_card_rule_offers_the_decline():
+    void_wall = last_chance(rules="seeds")
+    assert not void_wall.position.last_chance
+    assert all(c.action in ("knock", "continue") for c in void_wall.candidates)
+    with pytest.raises(ValueError, match="only to knock, and no discard lets you knock"):
+        last_chance("3s 4s 5s 9c 9d Jh Qh Kh 5c Kc 8d")
+
+
+# -- three and four players ----------------------------------------------------------------------------
+
+
+def test_a_three_player_position_is_the_engines_board():
+    """Seat 0's position in real 3-player hands, as the player states it, builds the view and (with the true hidden
+    cards) the board the engine had; only what the player was not told (passes, discards) may differ."""
+    from oklasim._kernels import advise_worlds_nb as W
+    from oklasim._kernels import layout as L
+    from oklasim.advise.position import seat_name, view_of
+
+    unknown = [L.V_RNG] + [L.V_PASSED + s for s in range(4)] + [L.V_DISCARDED + s for s in range(4)]
+    checked = 0
+    for rules, engine_board, s in engine_positions(3, seed=8, games=12):
+        if s.turn != 0 or s.phase != "draw" or s.first_taker != (s.dealer + 1) % 3 or s.taken[1] & s.taken[2] \
+                or s.taken[0]:
+            continue  # seat 0 to draw, in a hand where nobody passed (the draws went round from the dealer's left),
+            # no card went from one opponent to the other (the player lists it once, with its holder) and seat 0
+            # took nothing from the pile before (a position, with two players too, names only the card just taken)
+        position = read_position(format_hand(s.hands[0]), format_card(s.upcard), pile=list(s.pile),
+                                 opponent_took=" | ".join(format_hand(t) for t in s.taken[1:3]),
+                                 stock=len(s.stock), rules=rules, dealer=seat_name(s.dealer, 3))
+        view = view_of(position)
+        keep = np.ones(L.V_SIZE, dtype=bool)
+        keep[unknown] = False
+        assert np.array_equal(view[keep], engine_board[0][keep]), np.flatnonzero((view != engine_board[0]) & keep)
+        board = np.zeros_like(engine_board)
+        W.template_nb(view, L.D_DRAW, board)
+        for seat in (1, 2):  # the hidden cards a world fills in
+            board[L.HIDDEN, L.S_HANDS + seat] = board[seat, L.V_HAND] = s.hands[seat]
+        pos = board[L.HIDDEN, L.S_STOCK_POS]
+        board[L.HIDDEN, L.S_DECK + pos : L.S_DECK + 52] = s.stock
+        assert pos == engine_board[L.HIDDEN, L.S_STOCK_POS]
+        for seat in range(3):
+            assert np.array_equal(board[seat][keep], engine_board[seat][keep]), (seat, np.flatnonzero(
+                (board[seat] != engine_board[seat]) & keep))
+        hidden = [L.S_DEALER, L.S_TURN, L.S_PHASE, L.S_FIRST_TAKER] + [L.S_HANDS + k for k in range(3)]
+        assert np.array_equal(board[L.HIDDEN, hidden], engine_board[L.HIDDEN, hidden])
+        assert np.array_equal(board[L.HIDDEN, L.S_DECK + pos : L.S_DECK + 52], engine_board[L.HIDDEN, L.S_DECK + pos :
+                                                                                            L.S_DECK + 52])
+        checked += 1
+    assert checked >= 5
+
+
+TABLE = {"hand": "As 2s 3s 4s 7d 7c 7h Kc", "upcard": "9c", "pile": "9c Ts", "players": 3,
+         "opponent_took": "Ac Ad Ah 5c 6c 8h 9h | 2c 3c 4c Jd Qd Kd 5h"}
+
+
+def test_three_players_gin_scores_against_both_opponents():
+    """Every opponent card known: a gin collects the bonus from each opponent plus its deadwood (28 and 5)."""
+    advice = advise(**TABLE, seed=3, **QUICK)
+    rec = advice.recommendation
+    assert (rec.action, rec.discard, rec.deadwood) == ("knock", "Kc", 0)
+    assert rec.points.mean == 2 * Rules().gin_bonus + 28 + 5 and rec.points.half_width == 0
+    assert rec.undercut.mean == 0 and advice.position.players == 3
+    assert any(c.action == "continue" for c in advice.candidates)
+    text = "\n".join(advice.lines())
+    assert "left      holds" in text and "right     holds" in text and "not calibrated" in text
+
+
+def test_four_players_play_on_legally():
+    hand = "2h 3h 4h 7s 7d 7h Jc 5d"
+    advice = advise(hand, upcard="9c", pile="9c 8d 4s Qh", players=4, seed=4, max_samples=256, max_seconds=None,
+                    precision=None, race=False, opponent="greedy", me="greedy")
+    assert advice.position.stock == 52 - 8 - 4 - 3 * 7 and advice.samples == 256
+    assert {c.samples for c in advice.candidates} == {256} and len(advice.candidates) > 2
+    assert all(-200 < c.points.mean < 200 for c in advice.candidates)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"history": "opp pass"}, "the history is for two players only"),
+    ({"opponent_took": "Ac | 2c | 3c"}, "3 groups for 2 opponents"),
+    ({"opponent_took": "Ac | Ac"}, "listed for two opponents"),
+    ({"dealer": "across"}, "'me', 'left', or 'right'"),
+    ({"scores": (10, 20)}, "3 non-negative numbers"),
+    ({"upcard": "Kh", "pile": "Ts"}, "say which opponent took it"),
+    ({"players": 5}, "players 5: 2, 3 or 4"),
+])
+def test_table_positions_refuse_bad_input_in_one_line(changes, message):
+    with pytest.raises(ValueError, match=message):
+        advise(**{**TABLE, **changes}, **QUICK)
+
+
+def test_cli_three_players():
+    result = CliRunner().invoke(advise_command, [TABLE["hand"], "--upcard", "9c", "--pile", "9c Ts", "--players", "3",
+                                                 "--opponent-took", TABLE["opponent_took"], "--samples", "64",
+                                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["recommendation"]["action"] == "knock"

@@ -59,6 +59,7 @@ PRE_PILE = 1  # take the top of the discard pile
 PRE_STOCK = 2  # draw from the stock (the continuation strategy then decides)
 PRE_TAKE = 3  # first turn: take the upcard
 PRE_PASS = 4  # first turn: pass the upcard
+PRE_DECLINE = 5  # fiftieth card: decline the last discard, and the hand is void
 
 
 # -- candidates -----------------------------------------------------------------------------
@@ -170,7 +171,8 @@ def candidates_nb(view, kind, max_continue, out):
     """Write the candidate columns of decision ``kind`` for the seat of ``view``; returns how many.
 
     * ``D_KNOCK`` / ``D_DISCARD`` (11 cards, drawn): knocks with each legal discard
-      (``D_KNOCK`` only), and playing on with up to ``max_continue`` sensible discards.
+      (``D_KNOCK`` only), and playing on with up to ``max_continue`` sensible discards;
+      at the fiftieth card (``V_LAST_CHANCE``) the knocks and declining, which voids the hand.
     * ``D_DRAW`` (10 cards): take the pile top, then knock or play on as above;
       or draw from the stock and let the continuation strategy go on.
     * ``D_TAKE_UPCARD``: take the upcard (as above) or pass.
@@ -182,6 +184,8 @@ def candidates_nb(view, kind, max_continue, out):
         n, action = after_draw_candidates_nb(
             view, hand, view[V_FORBIDDEN], PRE_NONE, kind == D_KNOCK, not last_chance, max_continue, out, n, action
         )
+        if last_chance:  # the last discard may be taken only to knock: declining voids the hand
+            n = add_column_nb(out, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
         return n
     forced_stock = kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0
     if view[V_PILE_SIZE] > 0 and not forced_stock:

@@ -17,10 +17,12 @@ from numba.extending import intrinsic
 from .advise_columns_nb import (
     C_DEADWOOD,
     C_DISCARD,
+    C_ARRANGEMENT,
     C_KIND,
     C_MELDS,
     C_N_MELDS,
     C_PRE,
+    PRE_DECLINE,
     PRE_PASS,
     PRE_PILE,
     PRE_STOCK,
@@ -28,19 +30,22 @@ from .advise_columns_nb import (
     SHOWDOWN,
 )
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
-from .advise_worlds_nb import sample_world_nb, template_nb, unseen_nb
+from .advise_worlds_nb import deal_table_nb, sample_world_nb, template_nb, unseen_nb
 from .engine_nb import (
     DECIDE_SIGNATURE,
     DECIDE_TYPE,
     ST_ERROR,
+    ST_HANDS,
     after_draw_nb,
-    deal_nb,
     draw_nb,
+    end_void_nb,
     first_offer_nb,
     next_dealer_nb,
     play_hand_nb,
+    play_hands_nb,
     score_pair_nb,
     seed_views_nb,
+    settle_game_nb,
 )
 from .layout import (
     BIG_GIN,
@@ -50,17 +55,23 @@ from .layout import (
     D_KNOCK,
     ERROR_FIELDS,
     E_NONE,
+    G_WINNER,
     HIDDEN,
+    H_KNOCKER,
+    H_OUTCOME,
     H_SEAT_POINTS,
     H_WINNER,
     MAX_ARRANGEMENTS,
     MAX_HANDS_PER_GAME,
     MAX_SEATS,
     NO_CARD,
+    N_GAME_FIELDS,
     N_HAND_FIELDS,
     OUT_TIE,
     OUT_UNDERCUT,
+    OUT_VOID,
     PHASE_DRAW,
+    R_PLAYERS,
     R_TARGET_SCORE,
     S_DECK,
     S_ERROR,
@@ -76,6 +87,7 @@ from .layout import (
     V_HAND_NUMBER,
     V_KNOCK_LIMIT,
     V_MULTIPLIER,
+    V_PLAYERS,
     V_SCORES,
     V_SEAT,
     V_SIZE,
@@ -85,7 +97,7 @@ from .melds_nb import deadwood_nb, layoff_deadwood_nb
 from .rng_nb import N_CARDS, next_state_nb, stream_state_nb
 
 # -- results per world and column ---------------------------------------------------------
-O_POINTS = 0  # my points minus the opponent's in this hand
+O_POINTS = 0  # my points minus the opponents' (all of them, with 3-4 players) in this hand
 O_OUTCOME = 1  # WON_HAND, LOST_HAND or NO_SCORE
 O_WIN = 2  # 1 if I win the game (game mode), else 0
 O_UNDERCUT = 3  # 1 if a knock was undercut
@@ -163,19 +175,25 @@ def showdown_nb(board, column, opp_hand):
     return score_pair_nb(board, dw_knocker, dw, gin, big_gin, board[0, V_MULTIPLIER])
 
 
+@njit(cache=True, inline="always")
+def pick_nb(seat, me, mine, theirs):
+    return mine if seat == me else theirs
+
+
 @njit(cache=True)
 def seat_tuple_nb(me, mine, theirs):
-    """The four-seat decider tuple with ``mine`` at seat ``me`` (two players)."""
-    if me == 0:
-        return (mine, theirs, mine, theirs)
-    return (theirs, mine, theirs, mine)
+    """The four-seat decider tuple with ``mine`` at seat ``me`` and ``theirs`` at every other."""
+    return (pick_nb(0, me, mine, theirs), pick_nb(1, me, mine, theirs), pick_nb(2, me, mine, theirs),
+            pick_nb(3, me, mine, theirs))
 
 
 @njit(cache=True)
 def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arrangements, trace, status):
     """Play a rollout column on ``work`` (a world's board) to the end of the hand; returns a status."""
     pre = column[C_PRE]
-    opp = 1 - me
+    if pre == PRE_DECLINE:
+        end_void_nb(work, OUT_VOID, trace, status)  # the engine's own end of a declined fiftieth card
+        return E_NONE
     if pre == PRE_PASS:
         forced_params[me, F_TAKE] = 0
         error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)
@@ -193,7 +211,11 @@ def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arr
     elif pre == PRE_STOCK:
         draw_nb(work, me, False)
         taken = NO_CARD
-    if column[C_DISCARD] >= 0:
+    if column[C_KIND] == SHOWDOWN:  # a knock, shown down by the engine against every opponent
+        forced_params[me, F_KNOCK] = column[C_DISCARD]
+        forced_params[me, F_ARRANGE] = column[C_ARRANGEMENT]
+        error, over = after_draw_nb(work, forced, forced_params, me, taken, arrangements, trace, status)
+    elif column[C_DISCARD] >= 0:
         forced_params[me, F_KNOCK] = NO_CARD
         forced_params[me, F_DISCARD] = column[C_DISCARD]
         error, over = after_draw_nb(work, forced, forced_params, me, taken, arrangements, trace, status)
@@ -202,46 +224,37 @@ def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arr
     if error or over:
         return error
     work[HIDDEN, S_PHASE] = PHASE_DRAW
-    work[HIDDEN, S_TURN] = opp
+    work[HIDDEN, S_TURN] = (me + 1) % work[HIDDEN, S_RULES + R_PLAYERS]
     return play_hand_nb(work, cont, params, arrangements, trace, status)
 
 
 @njit(cache=True)
-def play_rest_nb(board, deciders, params, scores, dealer, hand_number, deck_rng, arrangements, trace, status):
-    """Deal and play hands from ``scores`` until one reaches the target. Returns (status, winner).
+def game_winner_nb(work, cont, params, scores, dealer, hand_number, deck_rng, arrangements, hand_out, game_record,
+                   trace, status):
+    """Who wins the game after the hand in ``work``'s record left ``scores``. Returns (status, winner).
 
-    The game's loop of ``play_game_nb`` without its records: the chance to
-    win from a score needs only who gets there first.
+    The engine settles it, playing the next hands with its own game loop
+    when nobody has reached the target yet.
     """
-    players = 2
-    hands = 0
-    while hands < MAX_HANDS_PER_GAME:
-        top = scores[0]
-        for seat in range(1, players):
-            top = max(top, scores[seat])
-        if top >= board[HIDDEN, S_RULES + R_TARGET_SCORE]:
-            break
-        deck_rng = deal_nb(board, dealer, hand_number, scores, deck_rng)
-        error = play_hand_nb(board, deciders, params, arrangements, trace, status)
-        if error:
-            return error, -1
-        record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
-        for seat in range(players):
-            scores[seat] += record[H_SEAT_POINTS + seat]
-        dealer = next_dealer_nb(board, record, dealer)
-        hand_number += 1
-        hands += 1
-    winner = 0
-    for seat in range(1, players):
-        if scores[seat] > scores[winner]:
-            winner = seat
-    return E_NONE, winner
+    top = 0
+    for seat in range(work[HIDDEN, S_RULES + R_PLAYERS]):
+        top = max(top, scores[seat])
+    boxes = np.zeros(MAX_SEATS, dtype=np.int64)  # hands won change the totals, never the winner
+    game_record[:] = 0
+    if top >= work[HIDDEN, S_RULES + R_TARGET_SCORE]:
+        settle_game_nb(work, scores, boxes, game_record)
+        return E_NONE, game_record[G_WINNER]
+    status[ST_HANDS] = 0
+    dealer = next_dealer_nb(work, work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS], dealer)
+    error = play_hands_nb(work, cont, params, dealer, min(hand_number + 1, MAX_HANDS_PER_GAME), scores, boxes,
+                          deck_rng, arrangements, hand_out, game_record, trace, status)
+    return error, game_record[G_WINNER]
 
 
 @njit(cache=True)
 def run_samples_nb(
     view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn, forced_fn, params, out,
-    weights, status
+    weights, status, stop
 ):
     """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
 
@@ -250,11 +263,15 @@ def run_samples_nb(
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
     ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
-    (``advise_history_nb``); a world of weight 0 is not played. Returns a status
-    (the engine's error fields go to ``status[ST_ERROR:]``).
+    (``advise_history_nb``); a world of weight 0 is not played. Once another
+    thread sets ``stop[0]`` (the time budget is spent) the worlds not finished
+    get weight -1 and are not counted; world 0 is always finished, so that
+    there is an answer. Returns a status (the engine's error fields go to
+    ``status[ST_ERROR:]``).
     """
     me = view[V_SEAT]
-    opp = 1 - me
+    players = view[V_PLAYERS]
+    opp = (me + 1) % players  # two players: the opponent
     template = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
     template_nb(view, kind, template)
     work = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
@@ -263,51 +280,72 @@ def run_samples_nb(
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     stock = np.empty(N_CARDS, dtype=np.int64)
-    n_unseen, known, need = unseen_nb(view, unseen)
-    if need < 0 or n_unseen - need != view[V_STOCK_LEFT]:
+    known = np.zeros(MAX_SEATS, dtype=np.int64)
+    need = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    n_unseen = unseen_nb(view, unseen, known, need)
+    n_stock = n_unseen
+    for seat in range(players):
+        n_stock -= need[seat]
+        if need[seat] < 0:
+            return E_BAD_VIEW
+    if n_stock != view[V_STOCK_LEFT]:
         return E_BAD_VIEW
     cont = seat_tuple_nb(me, me_fn, opp_fn)
     forced = seat_tuple_nb(me, forced_fn, opp_fn)
     forced_params = params.copy()
     record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
+    hand_out = np.zeros((MAX_HANDS_PER_GAME if game_mode else 0, N_HAND_FIELDS), dtype=np.int64)
+    game_record = np.zeros(N_GAME_FIELDS, dtype=np.int64)
     view_key = key ^ 0x2545F4914F6CDD1D
     deck_key = key ^ 0x1B873593
     history_key = key ^ 0x68E31DA4
     turns, snapshots, slip = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    weights[:] = -1.0
     for s in range(lo, hi):
-        opp_hand = sample_world_nb(key, s, unseen, n_unseen, known, need, prior[0], prior[1], prior[2],
-                                   view[V_KNOCK_LIMIT], scratch, stock)
+        if stop[0] != 0 and s > 0:
+            break
+        if players == 2:
+            hands[opp] = sample_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], prior[1],
+                                         prior[2], view[V_KNOCK_LIMIT], scratch, stock)
+        else:
+            deal_table_nb(key, s, me, players, unseen, n_unseen, known, need, scratch, hands, stock)
         row = out[s - lo]
         weight = 1.0
-        if turns.shape[0] > 0:
-            weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, opp_hand, slip,
+        if turns.shape[0] > 0:  # (two players)
+            weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
                                           stream_state_nb(history_key, s))
-        weights[s - lo] = weight
         if weight == 0.0:
             row[:, :] = 0
+            weights[s - lo] = weight
             continue
         for c in range(n_cand):
+            if stop[0] != 0 and s > 0:  # checked between the rollouts: a slow opponent may take a second for one
+                return E_NONE
             if not active[c]:
                 continue
             column = cand[c]
-            if column[C_KIND] == SHOWDOWN:
-                outcome, mine, theirs = showdown_nb(template, column, opp_hand)
+            if column[C_KIND] == SHOWDOWN and players == 2:  # settled at once: no need to play the draw
+                outcome, mine, theirs = showdown_nb(template, column, hands[opp])
                 record[:] = 0
                 record[H_SEAT_POINTS + me] = mine
                 record[H_SEAT_POINTS + opp] = theirs
                 record[H_WINNER] = -1 if outcome == OUT_TIE else (opp if outcome == OUT_UNDERCUT else me)
+                record[H_KNOCKER] = me
                 row[c, O_UNDERCUT] = 1 if outcome == OUT_UNDERCUT else 0
                 if game_mode:
                     work[:, :] = template
                     seed_views_nb(work, view_key, s)
             else:
                 work[:, :] = template
-                work[HIDDEN, S_HANDS + opp] = opp_hand
-                work[opp, V_HAND] = opp_hand
+                for seat in range(players):
+                    if seat != me:
+                        work[HIDDEN, S_HANDS + seat] = hands[seat]
+                        work[seat, V_HAND] = hands[seat]
                 stock_pos = work[HIDDEN, S_STOCK_POS]
-                for i in range(n_unseen - need):
+                for i in range(n_stock):
                     work[HIDDEN, S_DECK + stock_pos + i] = stock[i]
                 seed_views_nb(work, view_key, s)
                 error = rollout_nb(
@@ -317,27 +355,28 @@ def run_samples_nb(
                     status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                     return error
                 record[:] = work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
-                row[c, O_UNDERCUT] = 0
-            mine = record[H_SEAT_POINTS + me]
-            theirs = record[H_SEAT_POINTS + opp]
+                undercut = column[C_KIND] == SHOWDOWN and record[H_OUTCOME] == OUT_UNDERCUT
+                row[c, O_UNDERCUT] = 1 if undercut else 0
+            theirs = 0
+            for seat in range(players):
+                if seat != me:
+                    theirs += record[H_SEAT_POINTS + seat]
             winner = record[H_WINNER]
-            row[c, O_POINTS] = mine - theirs
-            row[c, O_OUTCOME] = WON_HAND if winner == me else (LOST_HAND if winner == opp else NO_SCORE)
+            row[c, O_POINTS] = record[H_SEAT_POINTS + me] - theirs
+            row[c, O_OUTCOME] = WON_HAND if winner == me else (NO_SCORE if winner < 0 else LOST_HAND)
             row[c, O_WIN] = 0
             if game_mode:
                 for seat in range(MAX_SEATS):
-                    scores[seat] = view[V_SCORES + seat]
-                scores[me] += mine
-                scores[opp] += theirs
-                dealer = next_dealer_nb(work, record, view[V_DEALER])
+                    scores[seat] = view[V_SCORES + seat] + record[H_SEAT_POINTS + seat]
+                work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS] = record
                 deck_rng = next_state_nb(stream_state_nb(deck_key, s))
-                error, game_winner = play_rest_nb(
-                    work, cont, params, scores, dealer, view[V_HAND_NUMBER] + 1, deck_rng, arrangements, trace, status
-                )
+                error, game_winner = game_winner_nb(work, cont, params, scores, view[V_DEALER], view[V_HAND_NUMBER],
+                                                    deck_rng, arrangements, hand_out, game_record, trace, status)
                 if error:
                     status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                     return error
                 row[c, O_WIN] = 1 if game_winner == me else 0
+        weights[s - lo] = weight
     return E_NONE
 
 
@@ -360,17 +399,19 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64[:, :, ::1],
     float64[::1],
     int64[::1],
+    int64[::1],
 )
 
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
     me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, out,
-    weights, status
+    weights, status, stop
 ):
-    """``run_samples_nb`` without the GIL, for the advisor's worker threads."""
+    """``run_samples_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
+    deadline)."""
     return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn,
-                          forced_fn, params, out, weights, status)
+                          forced_fn, params, out, weights, status, stop)
 
 
 @njit(cache=True)

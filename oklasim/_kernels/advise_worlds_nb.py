@@ -2,7 +2,8 @@
 
 World ``s`` depends only on ``(key, s)``, whatever the batch or the thread,
 so that every candidate is played in the same worlds (common random numbers).
-Two players only: the worlds assume one opponent.
+The played prior and its repairs model one opponent; with 3-4 players
+(``deal_table_nb``) every opponent's unknown cards are uniform.
 """
 
 from __future__ import annotations
@@ -10,44 +11,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
 from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    HIDDEN,
     MAX_SEATS,
     NO_CARD,
-    N_MEMORY,
     N_RULE_FIELDS,
     PHASE_DRAW,
     PHASE_FORCED_STOCK,
     PHASE_OFFER,
     R_HAND_SIZE,
-    S_DEALER,
-    S_FIRST_TAKER,
-    S_HANDS,
-    S_OFFERS,
-    S_PHASE,
-    S_RULES,
-    S_STOCK_POS,
-    S_TURN,
-    V_BIG_GIN,
     V_DEALER,
     V_DISCARDED,
     V_DRAWN,
     V_DRAWS,
-    V_FORBIDDEN,
     V_HAND,
     V_HAND_NUMBER,
-    V_KNOCK_DISCARDS,
-    V_KNOCK_LIMIT,
-    V_LAST_CHANCE,
-    V_MEMORY,
-    V_MULTIPLIER,
     V_MY_DRAWS,
-    V_N_ARRANGEMENTS,
     V_PASSED,
     V_PILE,
     V_PILE_MASK,
@@ -56,7 +40,6 @@ from .layout import (
     V_RULES,
     V_SCORES,
     V_SEAT,
-    V_SIZE,
     V_STOCK_LEFT,
     V_TAKEN,
     V_UPCARD,
@@ -76,70 +59,76 @@ REPAIR_STEPS = 24
 
 
 @njit(cache=True)
-def unseen_nb(view, out):
-    """The cards the seat cannot place, into ``out``; returns (count, opponent's known cards, cards it still needs).
+def unseen_nb(view, out, known, need):
+    """The cards the seat cannot place, into ``out``; returns how many.
 
-    The opponent holds what it took from the pile and did not throw back
-    (a card taken and discarded again is on the pile, or with the seat).
+    ``known[s]`` gets the cards opponent ``s`` must hold: what it took from
+    the pile and did not throw back (a card taken and discarded again is on
+    the pile, or with the seat); ``need[s]`` how many more it holds.
     """
     me = view[V_SEAT]
-    opp = 1 - me
     hand = view[V_HAND]
     pile = view[V_PILE_MASK]
-    known = view[V_TAKEN + opp] & ~pile & ~hand
-    rest = FULL_DECK & ~hand & ~pile & ~known
+    held = np.int64(0)
+    known[:] = 0
+    need[:] = 0
+    for seat in range(view[V_PLAYERS]):
+        if seat != me:
+            known[seat] = view[V_TAKEN + seat] & ~pile & ~hand
+            need[seat] = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known[seat])
+            held |= known[seat]
+    rest = FULL_DECK & ~hand & ~pile & ~held
     n = 0
     for card in range(N_CARDS):
         if rest >> card & 1:
             out[n] = card
             n += 1
-    need = view[V_RULES + R_HAND_SIZE] - count_cards_nb(known)
-    return n, known, need
+    return n
+
+
+@njit(cache=True)
+def deal_table_nb(key, sample, me, players, unseen, n_unseen, known, need, scratch, hands, stock):
+    """World ``sample`` with several opponents: each holds its known cards and a uniform share of the unseen ones.
+
+    ``hands[s]`` gets opponent ``s``'s hand; ``stock`` the rest, top first.
+    """
+    state = stream_state_nb(key, sample)
+    for i in range(n_unseen):
+        scratch[i] = unseen[i]
+    shuffle_deck_nb(state, scratch[:n_unseen])
+    pos = 0
+    for seat in range(players):
+        if seat == me:
+            continue
+        hands[seat] = known[seat]
+        for _ in range(need[seat]):
+            hands[seat] |= BIT << scratch[pos]
+            pos += 1
+    for i in range(n_unseen - pos):
+        stock[i] = scratch[pos + i]
 
 
 @njit(cache=True)
 def template_nb(view, kind, board):
     """A board holding everything the seat knows, at its decision ``kind``; the hidden cards come per world."""
-    board[:, :] = 0
     me = view[V_SEAT]
-    opp = 1 - me
-    for k in range(V_SIZE):
-        board[me, k] = view[k]
-    for k in range(N_MEMORY):
-        board[me, V_MEMORY + k] = 0  # the continuation strategy starts with a blank memory
-    board[me, V_KNOCK_DISCARDS] = 0
-    board[me, V_BIG_GIN] = 0
-    board[me, V_LAST_CHANCE] = 0
-    board[me, V_N_ARRANGEMENTS] = 0
-    theirs = board[opp]
-    for slot in (V_PLAYERS, V_DEALER, V_HAND_NUMBER, V_UPCARD, V_KNOCK_LIMIT, V_MULTIPLIER, V_STOCK_LEFT, V_PILE_SIZE,
-                 V_DRAWS, V_PILE_MASK):
-        theirs[slot] = view[slot]
-    for k in range(MAX_SEATS):
-        theirs[V_SCORES + k] = view[V_SCORES + k]
-        theirs[V_TAKEN + k] = view[V_TAKEN + k]
-        theirs[V_DISCARDED + k] = view[V_DISCARDED + k]
-        theirs[V_PASSED + k] = view[V_PASSED + k]
-    for k in range(N_RULE_FIELDS):
-        theirs[V_RULES + k] = view[V_RULES + k]
-        board[HIDDEN, S_RULES + k] = view[V_RULES + k]
-    for k in range(view[V_PILE_SIZE]):
-        theirs[V_PILE + k] = view[V_PILE + k]
-    theirs[V_SEAT] = opp
-    theirs[V_MY_DRAWS] = max(view[V_DRAWS] - view[V_MY_DRAWS], 0)
-    theirs[V_DRAWN] = NO_CARD
-    theirs[V_FORBIDDEN] = NO_CARD
-    board[HIDDEN, S_DEALER] = view[V_DEALER]
-    board[HIDDEN, S_TURN] = me
-    board[HIDDEN, S_PHASE] = PHASE_DRAW
+    players = view[V_PLAYERS]
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands[me] = view[V_HAND]
+    my_draws = draws_by_seat_nb(players, me, view[V_DRAWS], view[V_MY_DRAWS])
+    passes = 0
+    for seat in range(players):
+        passes += view[V_PASSED + seat]
+    phase = PHASE_DRAW
     if kind == D_TAKE_UPCARD:
-        board[HIDDEN, S_PHASE] = PHASE_OFFER
-        board[HIDDEN, S_OFFERS] = view[V_PASSED] + view[V_PASSED + 1]
-    elif kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0:
-        board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
-    board[HIDDEN, S_STOCK_POS] = N_CARDS - view[V_STOCK_LEFT]
-    board[HIDDEN, S_FIRST_TAKER] = -1
-    board[HIDDEN, S_HANDS + me] = view[V_HAND]
+        phase = PHASE_OFFER
+    elif kind == D_DRAW and view[V_DRAWS] == 0 and passes == players:
+        phase = PHASE_FORCED_STOCK
+    drawn = view[V_DRAWN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    mid_hand_board_nb(board, view[V_RULES : V_RULES + N_RULE_FIELDS], view[V_DEALER], view[V_HAND_NUMBER],
+                      view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], view[V_PILE : V_PILE + view[V_PILE_SIZE]],
+                      np.zeros(view[V_STOCK_LEFT], dtype=np.int64), hands, view[V_TAKEN : V_TAKEN + MAX_SEATS],
+                      view[V_DISCARDED : V_DISCARDED + MAX_SEATS], my_draws, passes, view[V_DRAWS], me, phase, drawn)
 
 
 @njit(cache=True)

@@ -804,7 +804,19 @@ def play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, ga
     game_record[:] = 0
     game_record[G_GAME] = game
     game_record[G_FIRST_DEALER] = dealer
-    hands = 0
+    return play_hands_nb(board, deciders, params, dealer, 0, scores, boxes, deck_rng, arrangements, hand_out,
+                         game_record, trace, status)
+
+
+@njit(cache=True)
+def play_hands_nb(board, deciders, params, dealer, hands, scores, boxes, deck_rng, arrangements, hand_out,
+                  game_record, trace, status):
+    """Deal and play hand ``hands``, ``hands + 1``, ... of a game at ``scores`` until it ends, then settle it.
+
+    The game loop of ``play_game_nb``; the advisor plays a game on from its
+    middle with it. Returns a status.
+    """
+    players = rule_nb(board, R_PLAYERS)
     while True:
         if hands == MAX_HANDS_PER_GAME:
             game_record[G_GUARD] = 1

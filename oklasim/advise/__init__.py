@@ -1,4 +1,4 @@
-"""Should I knock now? Monte Carlo advice for one concrete two-player situation.
+"""Should I knock now? Monte Carlo advice for one concrete situation (2 players; 3-4 with uniform worlds).
 
 >>> advice = advise("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", upcard="9c", pile="9c 8d 4s",
 ...                 max_samples=2048, precision=None, seed=1)              # doctest: +SKIP
@@ -24,7 +24,11 @@ that holds for gin (``reports/advise_calibration``). With a ``history`` of
 the hand (``history.py``) every world is weighted by how likely the named
 opponent, replayed with its own ``decide`` on the views it had, was to play
 its latest ``window`` turns as it did (``worlds.py``); the estimates are
-weighted means and ``Advice.ess`` is their effective sample size.
+weighted means and ``Advice.ess`` is their effective sample size. With
+3-4 players every opponent's unknown cards are uniform (the prior and the
+history model one opponent), and the points are yours minus the
+opponents' together. At the fiftieth card (``wall_rule = fiftieth_card``)
+declining the last discard is weighed as an action.
 
 The package: ``position`` (what the player knows), ``history`` (the hand
 so far), ``worlds`` (which worlds and their weights), ``rollouts`` (the

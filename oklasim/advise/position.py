@@ -8,11 +8,19 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels import advise_board_nb as B
+from .._kernels import engine_nb as E
 from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
 
 FIRST_STOCK = 31  # the stock after the deal and the upcard (two players)
+SEAT_NAMES = {"me": 0, "opponent": 1, "left": 1, "across": 2, "right": -1}  # right: the seat before mine
+
+
+def first_stock(rules: Rules) -> int:
+    """The stock after the deal and the upcard."""
+    return N_CARDS - rules.players * rules.hand_size - 1
 
 
 @dataclass(frozen=True)
@@ -27,16 +35,28 @@ class Position:
     opponent_known: int  # mask of cards the opponent must hold now
     took: int | None  # the card the player just took from the pile
     stock: int
-    scores: tuple[int, int] | None
+    scores: tuple[int, ...] | None  # mine, then the opponents' from my left
     passed: int  # first turn: seats that passed the upcard before this decision
-    dealer: int  # 0 = me, 1 = the opponent
+    dealer: int  # 0 = me, then the opponents from my left (1 = the opponent of two players)
     rules: Rules
     moment: str  # "after_draw", "draw", "offer" or "forced_stock"
+    opponents_took: tuple[int, ...] = ()  # per opponent, from my left (seat 1 on): masks as given
+    opponents_known: tuple[int, ...] = ()  # per opponent: what it must hold now
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
 
     @property
     def unseen(self) -> int:
         """Cards the player cannot place: the opponent's unknown cards and the stock."""
         return ((1 << N_CARDS) - 1) & ~self.hand & ~mask_of(self.pile) & ~self.opponent_known
+
+    @property
+    def last_chance(self) -> bool:
+        """The fiftieth card: the stock is down to 2 and you took the last discard, which you may do only to knock."""
+        return self.rules.wall_rule == "fiftieth_card" and self.moment == "after_draw" and self.stock == 2 \
+            and self.took is not None
 
     @property
     def kind(self) -> int:
@@ -57,7 +77,7 @@ class Position:
             "took": format_card(self.took) if self.took is not None else None,
             "stock": self.stock,
             "scores": list(self.scores) if self.scores is not None else None,
-            "dealer": "me" if self.dealer == 0 else "opponent",
+            "dealer": seat_name(self.dealer, self.players),
             "unseen": self.unseen.bit_count(),
             "rules": {k: v for k, v in self.rules.to_dict().items() if v != getattr(Rules(), k)},  # beside the default
         }
@@ -114,11 +134,21 @@ def read_position(
     rules=None,
     passed: int = 0,
     dealer: str | None = None,
+    players: int | None = None,
 ) -> Position:
-    """Check what the player says it knows and work out the moment of the hand; ``ValueError`` if impossible."""
+    """Check what the player says it knows and work out the moment of the hand; ``ValueError`` if impossible.
+
+    With 3-4 players (``players``, or the rules') ``opponent_took`` is one
+    group per opponent from your left, separated by ``|`` (or a list of
+    groups), ``scores`` has a score per seat from yours on, and ``dealer`` is
+    ``me``, ``left``, ``across`` or ``right``.
+    """
     rules = rules_of(rules)
-    if rules.players != 2:
-        raise ValueError(f"advise handles two players; the rules have {rules.players}")
+    if players is not None:
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise ValueError(f"players {players!r}: 2, 3 or 4")
+        rules = rules.replace(players=players)
+    n = rules.players
     size = rules.hand_size
     mine = card_list(hand, "hand")
     if len(mine) not in (size, size + 1):
@@ -133,7 +163,13 @@ def read_position(
         raise ValueError(f"{format_hand(hand_mask & pile_mask)} cannot be both in your hand and on the pile")
     up = one_card(upcard, "upcard")
     took_card = one_card(took, "took")
-    opp_took = mask_of(card_list(opponent_took, "opponent took"))
+    groups = opponent_groups(opponent_took, n)
+    opp_took = 0
+    for group in groups:
+        if opp_took & group:
+            raise ValueError(f"opponent took: {format_hand(opp_took & group)} is listed for two opponents; list it "
+                             "only for the one holding it now")
+        opp_took |= group
     drawn = len(mine) == size + 1
 
     # The knock limit: from the upcard, or given, or both when they agree.
@@ -154,11 +190,12 @@ def read_position(
         raise ValueError("with spade doubling on, give the upcard (its suit matters), not just the limit")
 
     # The stock follows from the cards: the opponent holds `size` between and during your turns.
-    derived = N_CARDS - len(mine) - len(pile_cards) - size
+    derived = N_CARDS - len(mine) - len(pile_cards) - (n - 1) * size
     if stock is not None and stock != derived:
+        theirs = "the opponent's" if n == 2 else f"each of the {n - 1} opponents'"
         raise ValueError(
             f"a stock of {stock} does not fit: with {len(mine)} cards in your hand, {len(pile_cards)} on the "
-            f"pile and {size} in the opponent's, the stock holds {derived}"
+            f"pile and {size} in {theirs}, the stock holds {derived}"
         )
     if drawn and derived < 2:
         raise ValueError(f"{len(pile_cards)} cards on the pile leave {derived} in the stock; a hand ends at 2")
@@ -170,13 +207,19 @@ def read_position(
         raise ValueError("the discard pile cannot be empty before your draw")
 
     # The moment, and what it says about the first upcard.
-    if passed not in (0, 1, 2):
-        raise ValueError(f"passed = {passed!r}: 0, 1 or 2 players passed the first upcard")
+    if isinstance(passed, bool) or passed not in range(n + 1):
+        raise ValueError(f"passed = {passed!r}: 0 to {n} players passed the first upcard")
     # The moment. A full stock means nobody has drawn from it yet; cards may still have changed hands
     # through the pile. `passed` (passes of the first upcard) matters only where the first turn is certain.
     inferred_dealer = None
-    fresh = derived == FIRST_STOCK and not opp_took
-    if drawn:
+    fresh = derived == first_stock(rules) and not opp_took
+    if n > 2:  # the first turn is read from the pile alone: the upcard, offered round the table
+        moment = "after_draw" if drawn else "draw"
+        if not drawn and fresh and (up is None or pile_cards == (up,)):
+            up = pile_cards[0] if up is None else up
+            moment = "offer" if passed < n else "forced_stock"
+            inferred_dealer = (n - 1 - passed) % n  # I am offered it after `passed` seats from the dealer's left
+    elif drawn:
         moment = "after_draw"
         if took_card is None and derived == FIRST_STOCK:  # the 11th card came from the pile
             if up is None or not hand_mask >> up & 1 or opp_took:
@@ -207,13 +250,11 @@ def read_position(
             if passed > 1:  # the opponent took the upcard and discarded
                 raise ValueError("the opponent took the upcard: at most one player (you) passed it")
             inferred_dealer = 0 if passed == 0 else 1
-    if dealer is not None and dealer not in ("me", "opponent"):
-        raise ValueError(f"dealer = {dealer!r}: 'me' or 'opponent'")
-    dealer_seat = None if dealer is None else (0 if dealer == "me" else 1)
+    dealer_seat = None if dealer is None else seat_of(dealer, n)
     if inferred_dealer is not None and dealer_seat is not None and inferred_dealer != dealer_seat:
-        who = "you" if inferred_dealer == 0 else "the opponent"
+        who = "you" if inferred_dealer == 0 else ("the opponent" if n == 2 else seat_name(inferred_dealer, n))
         raise ValueError(f"at this moment of the first turn {who} must be the dealer")
-    dealer_seat = inferred_dealer if inferred_dealer is not None else (1 if dealer_seat is None else dealer_seat)
+    dealer_seat = inferred_dealer if inferred_dealer is not None else (n - 1 if dealer_seat is None else dealer_seat)
     passed = passed if inferred_dealer is not None else 0
 
     if took_card is not None:
@@ -222,18 +263,33 @@ def read_position(
         if not hand_mask >> took_card & 1:
             raise ValueError(f"you took {format_card(took_card)} from the pile: it must be in your hand")
 
+    if drawn and derived == 2 and took_card is not None and rules.wall_rule == "fiftieth_card":
+        forbidden = took_card if not rules.discard_taken_card else L.NO_CARD
+        if not E.knock_discards_nb(hand_mask, knock_limit, forbidden):  # (11 cards of melds always have a discard)
+            raise ValueError(f"at the fiftieth card you may take {format_card(took_card)} only to knock, and no "
+                             "discard lets you knock: decline it, the hand is void")
+
     # What the opponent must hold: what it took and did not throw back, and an upcard found nowhere else.
-    known = opp_took & ~hand_mask & ~pile_mask
-    if up is not None and not (hand_mask | pile_mask) >> up & 1:
-        known |= 1 << up
-    if known.bit_count() > size:
-        raise ValueError(f"the opponent would hold {known.bit_count()} known cards ({format_hand(known)}), more "
-                         f"than {size}")
+    known_by_seat = [g & ~hand_mask & ~pile_mask for g in groups]
+    if up is not None and not (hand_mask | pile_mask | opp_took) >> up & 1:
+        if n > 2:
+            raise ValueError(f"the upcard {format_card(up)} is in no hand you know and not on the pile: say which "
+                             "opponent took it (opponent took, one group per opponent from your left)")
+        known_by_seat[0] |= 1 << up
+    for seat, known in enumerate(known_by_seat, 1):
+        if known.bit_count() > size:
+            who = "the opponent" if n == 2 else seat_name(seat, n)
+            raise ValueError(f"{who} would hold {known.bit_count()} known cards ({format_hand(known)}), more "
+                             f"than {size}")
+    known = 0
+    for k in known_by_seat:
+        known |= k
     score_pair = None
     if scores is not None:
         score_pair = tuple(int(s) for s in scores)
-        if len(score_pair) != 2 or min(score_pair) < 0:
-            raise ValueError(f"scores: two non-negative numbers (yours, the opponent's), got {list(scores)!r}")
+        if len(score_pair) != n or min(score_pair) < 0:
+            whose = "yours, the opponent's" if n == 2 else "yours, then the opponents' from your left"
+            raise ValueError(f"scores: {n} non-negative numbers ({whose}), got {list(scores)!r}")
         if rules.single_hand:
             raise ValueError("scores need a game, but these rules play a single hand")
         if max(score_pair) >= rules.target_score:
@@ -252,7 +308,43 @@ def read_position(
         dealer=dealer_seat,
         rules=rules,
         moment=moment,
+        opponents_took=tuple(groups),
+        opponents_known=tuple(known_by_seat),
     )
+
+
+def opponent_groups(value, players: int) -> list[int]:
+    """The cards each opponent took, from your left: one group for two players, else separated by ``|``."""
+    if players == 2:
+        return [mask_of(card_list(value, "opponent took"))]
+    if value is None or value == () or value == "":
+        parts = []
+    elif isinstance(value, str):
+        parts = value.split("|")
+    else:
+        parts = list(value)
+    if len(parts) > players - 1:
+        raise ValueError(f"opponent took: {len(parts)} groups for {players - 1} opponents (separate them with '|')")
+    parts += [""] * (players - 1 - len(parts))
+    return [mask_of(card_list(part, f"opponent took (group {k})")) for k, part in enumerate(parts, 1)]
+
+
+def seat_of(name: str, players: int) -> int:
+    """A seat from its name: me, or (from my left) the opponent of two players, left, across (four) or right."""
+    seat = SEAT_NAMES.get(name)
+    if seat is None or (name == "across" and players != 4) or (name == "opponent" and players != 2):
+        names = "'me' or 'opponent'" if players == 2 else "'me', 'left', " + ("'across', " if players == 4 else "") \
+            + "or 'right'"
+        raise ValueError(f"dealer = {name!r}: {names}")
+    return seat % players
+
+
+def seat_name(seat: int, players: int) -> str:
+    if seat == 0:
+        return "me"
+    if players == 2:
+        return "opponent"
+    return {1: "left", players - 1: "right"}.get(seat, "across")
 
 
 def placeholder_upcard(rules: Rules, limit: int) -> int:
@@ -260,43 +352,53 @@ def placeholder_upcard(rules: Rules, limit: int) -> int:
     return next(c for c in range(N_CARDS) if rules.knock_limit(c) == limit)
 
 
-def view_of(position: Position) -> np.ndarray:
-    """Seat 0's view row at the position, as the engine would show it."""
+def view_of(position: Position, history=None) -> np.ndarray:
+    """Seat 0's view row at the position, as the engine would show it (``advise_board_nb`` builds it).
+
+    ``history`` (``history.Replay``) gives what only the replayed hand knows
+    exactly: the discards, the draws and the passes.
+    """
     p = position
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
-    rules = p.rules.to_array()
-    view[L.V_SEAT] = 0
-    view[L.V_PLAYERS] = 2
-    view[L.V_DEALER] = p.dealer
-    view[L.V_HAND] = p.hand
+    n = p.players
+    seats = np.zeros((3, L.MAX_SEATS), dtype=np.int64)
+    hands, taken, discarded = seats
+    hands[0] = p.hand
+    hands[1:n] = p.opponents_known  # their unknown cards come with each world
     upcard = p.upcard if p.upcard is not None else placeholder_upcard(p.rules, p.knock_limit)
-    view[L.V_UPCARD] = upcard
-    view[L.V_KNOCK_LIMIT] = p.knock_limit
-    view[L.V_MULTIPLIER] = p.rules.score_multiplier(upcard) if p.upcard is not None else 1
-    view[L.V_STOCK_LEFT] = p.stock
-    view[L.V_PILE_SIZE] = len(p.pile)
-    view[L.V_PILE : L.V_PILE + len(p.pile)] = p.pile
-    view[L.V_PILE_MASK] = mask_of(p.pile)
-    taken_by_me = 0 if p.took is None else 1 << p.took
-    pile_draws = (p.opponent_took | p.opponent_known).bit_count() + taken_by_me.bit_count()
-    view[L.V_DRAWS] = FIRST_STOCK - p.stock + pile_draws
-    view[L.V_MY_DRAWS] = (view[L.V_DRAWS] + 1) // 2
-    view[L.V_DRAWN] = L.NO_CARD  # the card drawn this turn: unknown from the stock, so any of the hand
-    if p.moment == "after_draw":
-        view[L.V_DRAWN] = p.took if p.took is not None else next(iter(_bits(p.hand)))
-    view[L.V_FORBIDDEN] = p.took if p.took is not None and not p.rules.discard_taken_card else L.NO_CARD
-    if p.scores is not None:
-        view[L.V_SCORES : L.V_SCORES + 2] = p.scores
-    view[L.V_TAKEN] = taken_by_me
-    view[L.V_TAKEN + 1] = p.opponent_took | p.opponent_known
-    if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == FIRST_STOCK):
-        first = 1 - p.dealer  # the non-dealer is offered first
-        for k in range(p.passed):
-            view[L.V_PASSED + (first + k) % 2] = 1
-    elif p.moment == "after_draw" and p.stock == FIRST_STOCK - 1 and len(p.pile) == 1 and p.took is None:
-        view[L.V_PASSED : L.V_PASSED + 2] = 1
-    view[L.V_RULES : L.V_RULES + L.N_RULE_FIELDS] = rules
-    return view
+    taken[0] = 0 if p.took is None else 1 << p.took
+    taken[1:n] = [t | k for t, k in zip(p.opponents_took, p.opponents_known)]
+    draws = first_stock(p.rules) - p.stock + sum(int(t).bit_count() for t in taken)
+    if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == FIRST_STOCK and n == 2):
+        passes = p.passed
+    elif p.moment == "after_draw" and p.stock == FIRST_STOCK - 1 and len(p.pile) == 1 and p.took is None and n == 2:
+        passes = 2  # both passed and I drew the first card of the stock
+    else:
+        passes = 0  # not known
+    if n == 2:
+        mine = (draws + 1) // 2
+    else:  # the turns went round from the seat after those who passed
+        first = (p.dealer + 1 + passes) % n
+        mine = sum(1 for i in range(draws) if (first + i) % n == 0)
+    if history is not None:
+        v = history.view
+        taken[:] = v[L.V_TAKEN : L.V_TAKEN + L.MAX_SEATS]
+        discarded[:] = v[L.V_DISCARDED : L.V_DISCARDED + L.MAX_SEATS]
+        draws = v[L.V_DRAWS]
+        mine = v[L.V_MY_DRAWS]
+        passes = history.passed
+    my_draws = B.draws_by_seat_nb(n, 0, draws, mine)
+    drawn = L.NO_CARD
+    if p.moment == "after_draw":  # the card drawn this turn: unknown from the stock, so any of the hand
+        drawn = p.took if p.took is not None else next(iter(_bits(p.hand)))
+    phase = {"offer": L.PHASE_OFFER, "forced_stock": L.PHASE_FORCED_STOCK}.get(p.moment, L.PHASE_DRAW)
+    board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
+    scores = np.zeros(L.MAX_SEATS, dtype=np.int64)
+    scores[:n] = p.scores or 0
+    B.mid_hand_board_nb(board, p.rules.to_array(), p.dealer, 0, scores, upcard,
+                        np.asarray(p.pile, dtype=np.int64), np.zeros(p.stock, dtype=np.int64), hands, taken, discarded,
+                        my_draws, passes, draws, 0, phase, drawn)
+    board[0, L.V_LAST_CHANCE] = int(p.last_chance)  # as the engine's offer of the fiftieth card shows it
+    return board[0]
 
 
 def _bits(mask: int) -> Iterable[int]:

@@ -31,13 +31,19 @@ class Request:
     upcard: Any = _field(None, "The first upcard, which set the knock limit.")
     limit: int | None = _field(None, "The knock limit, if you do not give the upcard (0 = gin only).", kind=int)
     pile: Any = _field((), "The discard pile, bottom first.")
-    opponent_took: Any = _field((), "Cards the opponent took from the pile this hand.")
+    opponent_took: Any = _field((), "Cards the opponent took from the pile this hand; with 3-4 players one group "
+                                    "per opponent from your left, separated by '|': '8c | | Td'.")
     took: Any = _field(None, "The card you just took from the pile (it may not go straight back).")
     stock: int | None = _field(None, "Cards left in the stock (checked against the other counts).", kind=int)
-    scores: Any = _field(None, "Game scores, yours then the opponent's: '40,65'.", kind="scores")
+    scores: Any = _field(None, "Game scores, yours then the opponent's: '40,65' (3-4 players: then the others' "
+                               "from your left).", kind="scores")
     rules: Any = _field(None, "Rules preset or TOML file.", shown="seeds")
-    passed: int = _field(0, "First turn: players who passed the upcard so far (0-2).", kind=int)
-    dealer: str | None = _field(None, "Who dealt (when the moment does not say).", choices=("me", "opponent"))
+    players: int | None = _field(None, "Players at the table, 2-4; the others are your opponents, from your left.",
+                                 kind=int, shown="the rules'")
+    passed: int = _field(0, "First turn: players who passed the upcard so far (0 to the players).", kind=int)
+    dealer: str | None = _field(None, "Who dealt (when the moment does not say); 'opponent' with two players, else "
+                                      "left, across (four) or right.",
+                                choices=("me", "opponent", "left", "across", "right"))
     history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
                                 "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
                                 "was to play so.")

@@ -6,7 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .position import Position
+from ..cards import format_hand
+from .position import Position, seat_name
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Estimate:
 class Candidate:
     """One action, its estimates over the worlds it was played in."""
 
-    action: str  # "knock" or "continue"
+    action: str  # "knock", "continue" or "decline" (the fiftieth card: the hand is void)
     discard: str | None  # None: big gin, or decided later (a stock draw, a pass)
     draw: str | None  # before the action: None (already drawn), "pile", "upcard", "stock", "pass"
     big_gin: bool
@@ -47,6 +48,8 @@ class Candidate:
             return "draw from the stock"
         if self.draw == "pass":
             return "pass the upcard"
+        if self.action == "decline":
+            return "decline the last discard: the hand is void"
         if self.big_gin:
             return took + "big gin"
         verb = "knock, discarding" if self.action == "knock" else "discard"
@@ -107,14 +110,21 @@ class Advice:
         rules = self.position.describe()["rules"]
         rules_text = "default rules" if not rules else "rules " + ", ".join(f"{k}={v}" for k, v in rules.items())
         mine = f"your plan '{self.plan}'" if self.plan else f"you as {self.me}"
-        return (f"assumes the opponent plays {self.opponent} and {mine} plays on; {rules_text}; intervals cover the "
-                f"sampling only, not a wrong opponent model ({MODEL_NOTE})")
+        if self.position.players == 2:
+            return (f"assumes the opponent plays {self.opponent} and {mine} plays on; {rules_text}; intervals cover "
+                    f"the sampling only, not a wrong opponent model ({MODEL_NOTE})")
+        return (f"assumes every opponent plays {self.opponent} and {mine} plays on; points are yours minus the "
+                f"opponents' together; {rules_text}; intervals cover the sampling only, and this model of "
+                f"{self.position.players} players is not calibrated")
 
     @property
     def worlds_text(self) -> str:
         if self.prior == "history":
             return (f"weighted by how likely {self.opponent} was to play its {self.opponent_turns} turns as it did "
                     f"(effective sample {self.ess:,.0f} of {self.samples:,})")
+        if self.prior == "uniform" and self.position.players > 2:
+            return ("every opponent's unknown cards uniform among the unseen ones (with 3-4 players: the played "
+                    "prior and the history model two)")
         if self.prior == "uniform":
             return "the opponent's unknown cards uniform among the unseen ones"
         return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
@@ -153,11 +163,15 @@ class Advice:
         up = f" (upcard {d['upcard']})" if d["upcard"] else ""
         out = [f"hand      {d['hand']}  ({d['cards']} cards)",
                f"limit     {limit}{up}; stock {p.stock}; pile {d['pile'] or 'empty'}"]
-        known = d["opponent_known"]
-        out.append(f"opponent  holds {known + ' and ' if known else ''}{10 - p.opponent_known.bit_count()} unseen "
-                   f"cards (of {d['unseen']}); plays {self.opponent}; you play on as {self.me}")
+        size = p.rules.hand_size
+        for seat, held in enumerate(p.opponents_known, 1):
+            who = "opponent " if p.players == 2 else f"{seat_name(seat, p.players):<10}"
+            known = format_hand(held, by_rank=True)
+            out.append(f"{who}holds {known + ' and ' if known else ''}{size - held.bit_count()} unseen cards (of "
+                       f"{d['unseen']}); plays {self.opponent}" + ("; you play on as " + self.me if seat == 1 else ""))
         if p.scores is not None:
-            out.append(f"scores    you {p.scores[0]}, opponent {p.scores[1]} (game to {p.rules.target_score})")
+            others = ", ".join(f"{seat_name(seat, p.players)} {score}" for seat, score in enumerate(p.scores[1:], 1))
+            out.append(f"scores    you {p.scores[0]}, {others} (game to {p.rules.target_score})")
         out.append(f"worlds    {self.worlds_text}")
         out.append(f"note      {self.assumptions}")
         out.append(f"sampled   {self.samples:,} worlds in {self.seconds:.2f} s on {self.workers} worker"

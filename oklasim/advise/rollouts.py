@@ -38,7 +38,8 @@ def planned_looks(max_samples: int, game_mode: bool) -> int:
 
 
 METRICS = {"points": R.O_POINTS, "win": R.O_WIN}
-DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass"}
+DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass",
+              C.PRE_DECLINE: None}
 
 
 class _Tally:
@@ -189,7 +190,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     members = [np.flatnonzero(action_of == a) for a in range(n_actions)]
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS), dtype=np.float64)
     for seat in range(L.MAX_SEATS):
-        params[seat] = seats[seat % 2].vector()
+        params[seat] = seats[0 if seat == 0 else 1].vector()  # I am seat 0; every other seat is an opponent
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -201,6 +202,8 @@ def run(request: Request, extra_paths=()) -> Advice:
     open_actions = set(range(n_actions))
     done, batch, reason = 0, FIRST_BATCH, None
     sampling_started = time.perf_counter()  # the time budget is for sampling, not for checks or compiling
+    deadline = None if max_seconds is None else sampling_started + max_seconds
+    stop = np.zeros(1, dtype=np.int64)  # set at the deadline: the kernels then leave their unfinished worlds
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while True:
             size = min(batch, max_samples - done)
@@ -212,13 +215,14 @@ def run(request: Request, extra_paths=()) -> Advice:
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, lo, hi,
-                    out[lo - done : hi - done], weights[lo - done : hi - done], status)))
+                    out[lo - done : hi - done], weights[lo - done : hi - done], status, stop)))
             batch_started = time.perf_counter()
             for status, job in jobs:
-                _check(job.result(), status, seats, seed)
+                _check(_result(job, deadline, stop), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
-            tally.add(out, active, weights)
-            done += size
+            played = weights >= 0  # all but the worlds left at the deadline
+            tally.add(out[played], active, weights[played])
+            done += int(played.sum())
             looks -= 1
             batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
@@ -237,7 +241,7 @@ def run(request: Request, extra_paths=()) -> Advice:
             if precision is not None and precise:
                 reason = "precision"
                 break
-            if done >= max_samples or looks == 0:  # time-cut batches leave fewer worlds, never more looks
+            if done >= max_samples or looks == 0 or stop[0]:  # time-cut batches leave fewer worlds, never more looks
                 reason = "samples" if done >= max_samples else "time"
                 break
             elapsed = time.perf_counter() - sampling_started
@@ -272,12 +276,22 @@ def run(request: Request, extra_paths=()) -> Advice:
         position=position,
         me=seats[0].name,
         opponent=seats[1].name,
-        prior="history" if worlds.conditioned else r.prior,
+        prior="history" if worlds.conditioned else (r.prior if position.players == 2 else "uniform"),
         opponent_draws=int(max(worlds.prior[0], 0)),
         opponent_turns=worlds.opponent_turns,
         plan=r.plan,
         ess=float(tally.ess(_representative(tally, members[best], metric))),
     )
+
+
+def _result(job, deadline: float | None, stop: np.ndarray) -> int:
+    """A worker's status; at the deadline ``stop`` is set, and the worker soon returns with what it finished."""
+    if deadline is not None and not stop[0]:
+        try:
+            return job.result(timeout=max(deadline - time.perf_counter(), 0.0))
+        except TimeoutError:
+            stop[0] = 1
+    return job.result()
 
 
 def _check(code: int, status: np.ndarray, seats, seed: int) -> None:
@@ -329,7 +343,7 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
         win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0))
     outcomes = tally.outcomes[c] / weight
     return Candidate(
-        action="knock" if knock else "continue",
+        action="knock" if knock else ("decline" if column[C.C_PRE] == C.PRE_DECLINE else "continue"),
         discard=None if big_gin or discard < 0 else format_card(discard),
         draw=DRAW_NAMES[int(column[C.C_PRE])],
         big_gin=big_gin,

@@ -64,20 +64,19 @@ class Worlds:
         return self.opponent_turns > 0
 
 
-# Slots of the view that only the replayed history knows exactly.
-REPLAYED_SLOTS = [(L.V_DISCARDED, L.MAX_SEATS), (L.V_TAKEN, L.MAX_SEATS), (L.V_PASSED, L.MAX_SEATS), (L.V_DRAWS, 1),
-                  (L.V_MY_DRAWS, 1)]
-
-
 def worlds_for(request: Request) -> Worlds:
     """Check the request's position and set its worlds: as played, uniform, or weighted by the history."""
     r = request
     if r.history is None:
         position = read_position(r.hand, r.upcard, r.limit, r.pile, r.opponent_took, r.took, r.stock, r.scores,
-                                 r.rules, r.passed, r.dealer)
-        return Worlds(position, view_of(position), world_prior(position, r.prior, r.opponent_draws),
+                                 r.rules, r.passed, r.dealer, r.players)
+        prior = r.prior if position.players == 2 else "uniform"  # the played prior models one opponent
+        return Worlds(position, view_of(position), world_prior(position, prior, r.opponent_draws),
                       no_evidence(), 0)
-    rules = rules_of(r.rules)
+    rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
+    if rules.players != 2:
+        raise ValueError("the history is for two players only: with 3-4 players give the pile and what each "
+                         "opponent took")
     upcard = one_card(r.upcard, "upcard")
     if upcard is None:
         raise ValueError("with a history, give the upcard: it starts the pile")
@@ -94,9 +93,7 @@ def worlds_for(request: Request) -> Worlds:
     took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
     position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
                              r.scores, rules, replayed.passed, replayed.dealer)
-    view = view_of(position)
-    for slot, width in REPLAYED_SLOTS:
-        view[slot : slot + width] = replayed.view[slot : slot + width]
+    view = view_of(position, replayed)
     first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
     evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
                 float(r.slip))
