@@ -29,6 +29,9 @@ it does not collect).
   ``danger_weight`` times the chance the opponent can meld the card
   (``meld_chance_nb``: exact for independently held partners; certain when
   it melds with cards the opponent is known to hold).
+  The search is a branch and bound with the same answers as trying every
+  discard: a cheap bound on what each out can save (``out_bound_nb``) sets
+  aside most discards, and most outs, before the deadwood kernel runs.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
@@ -76,11 +79,13 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    card_value_nb,
     count_cards_nb,
     deadwood_after_discard_nb,
     deadwood_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
+    mask_value_nb,
     meld_outs_nb,
     min_deadwood_discards_nb,
     neighbours_nb,
@@ -145,6 +150,10 @@ BIT = np.int64(1)
 # its own answer in the first two of the same view when it hands a decision over to expert.
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
 RANKS = 13
+RANK_BITS = (BIT << RANKS) - 1
+RANK_COLUMN = BIT | BIT << RANKS | BIT << 2 * RANKS | BIT << 3 * RANKS  # the four cards of the lowest rank
+# Bounds are compared with this margin, so that rounding can never set aside the best discard.
+BOUND_MARGIN = 1e-9
 
 
 # Fields of the model tuple built once per decision by ``opponent_model_nb``.
@@ -208,6 +217,22 @@ def cost_nb(deadwood, model):
     return deadwood + model[M_STEEPNESS] * min(deadwood, model[M_STEEP_ZONE])
 
 
+@njit(cache=True, inline="always")
+def stock_chance_nb(card_bit, model):
+    """Chance that the next stock card is this unseen card."""
+    return (1.0 - held_chance_nb(card_bit, model)) / model[M_STOCK]
+
+
+@njit(cache=True, inline="always")
+def out_saving_nb(hand, dw, now, bit, model):
+    """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
+    after = deadwood_after_discard_nb(hand | bit)
+    if after >= dw:
+        return 0.0, 0.0
+    chance = stock_chance_nb(bit, model)
+    return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
+
+
 @njit(cache=True)
 def draw_saving_nb(hand, dw, model):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
@@ -217,29 +242,107 @@ def draw_saving_nb(hand, dw, model):
     hand's worst card; crediting that favours keeping high cards to replace
     later, which measured 1.7 points/hand worse against ``eaai``.
     """
-    stock = model[M_STOCK]
     saving, gin = 0.0, 0.0
-    if stock <= 0:
+    if model[M_STOCK] <= 0:
         return saving, gin
     now = cost_nb(dw, model)
     outs = meld_outs_nb(hand) & model[M_UNSEEN]
     while outs:
         bit = outs & -outs
         outs ^= bit
-        after = deadwood_after_discard_nb(hand | bit)
-        if after < dw:
-            chance = (1.0 - held_chance_nb(bit, model)) / stock
-            saving += chance * (now - cost_nb(after, model))
-            if after == 0:
-                gin += chance
+        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+        saving += out_saving
+        gin += out_gin
     return saving, gin
 
 
+@njit(cache=True, inline="always")
+def meld_partners_value_nb(hand, card):
+    """Most value of ``hand``'s cards that one meld with ``card`` (not in ``hand``) can hold besides it.
+
+    A set holds cards of its rank; a run, cards of its suit joined to it
+    through consecutive ranks. Bit-parallel: no loops, no branches.
+    """
+    rank, suit = card % RANKS, card // RANKS
+    same_rank = card_value_nb(card) * count_cards_nb(hand & (RANK_COLUMN << rank))
+    pattern = (hand >> (suit * RANKS)) & RANK_BITS
+    up = pattern >> (rank + 1)
+    above = ((up ^ (up + 1)) >> 1) << (rank + 1)  # the ones just above the rank
+    gaps = ~pattern & ((BIT << rank) - 1)  # below the rank, smeared down from the highest gap
+    gaps |= gaps >> 1
+    gaps |= gaps >> 2
+    gaps |= gaps >> 4
+    gaps |= gaps >> 8
+    below = ((BIT << rank) - 1) & ~gaps
+    return max(same_rank, mask_value_nb(above | below))
+
+
+@njit(cache=True, inline="always")
+def deadwood_floor_nb(hand, dw):
+    """At most the deadwood of ``hand`` (deadwood ``dw``) less any one card: a card removed saves at most its value."""
+    ranks = (hand | hand >> RANKS | hand >> 2 * RANKS | hand >> 3 * RANKS) & RANK_BITS
+    top = RANKS - 1
+    while top > 0 and not ranks >> top & 1:
+        top -= 1
+    return dw - card_value_nb(top)
+
+
+@njit(cache=True, inline="always")
+def out_bound_nb(hand, dw, floor, now, bit, model, params):
+    """At least what drawing the out ``bit`` takes off a hand's value (``hand_value_nb``), at no kernel call.
+
+    The deadwood after drawing it and discarding is at least ``floor``
+    (``deadwood_floor_nb``) less the value a meld with the out takes out of
+    the hand (only that meld's other cards can leave the deadwood). The
+    weights are non-negative (their ranges start at 0).
+    """
+    after = max(floor - meld_partners_value_nb(hand, count_cards_nb(bit - 1)), 0)
+    if after >= dw:
+        return 0.0
+    gin = params[GIN_WEIGHT] if after == 0 else 0.0
+    return stock_chance_nb(bit, model) * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
+
+
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, params):
-    """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better)."""
-    saving, gin = draw_saving_nb(hand, dw, model)
-    return cost_nb(dw, model) - model[M_LOOKAHEAD] * saving - params[GIN_WEIGHT] * gin
+def draw_bound_nb(hand, dw, model, params):
+    """At least what the look-ahead and gin terms take off a hand's value: the sum of ``out_bound_nb``."""
+    if model[M_STOCK] <= 0:
+        return 0.0
+    now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
+    bound = 0.0
+    outs = meld_outs_nb(hand) & model[M_UNSEEN]
+    while outs:
+        bit = outs & -outs
+        outs ^= bit
+        bound += out_bound_nb(hand, dw, floor, now, bit, model, params)
+    return bound
+
+
+@njit(cache=True)
+def hand_value_nb(hand, dw, model, params, give_up=np.inf, bound=0.0):
+    """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
+
+    Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
+    as soon as the value is sure to be above ``give_up``, each out not yet
+    tried counted at its ``out_bound_nb``; that spares most kernel calls of
+    a search. The value, when returned, is the same number either way.
+    """
+    saving, gin = 0.0, 0.0
+    now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
+    lookahead, gin_weight = model[M_LOOKAHEAD], params[GIN_WEIGHT]
+    if model[M_STOCK] > 0:
+        outs = meld_outs_nb(hand) & model[M_UNSEEN]
+        while outs:
+            bit = outs & -outs
+            outs ^= bit
+            if give_up < np.inf:
+                bound -= out_bound_nb(hand, dw, floor, now, bit, model, params)
+            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+            saving += out_saving
+            gin += out_gin
+            if now - lookahead * saving - gin_weight * gin - bound > give_up:
+                return np.inf
+    return now - lookahead * saving - gin_weight * gin
 
 
 @njit(cache=True, inline="always")
@@ -269,24 +372,48 @@ def meld_chance_nb(card, model):
     return 1.0 - no_set * no_run
 
 
+@njit(cache=True, inline="always")
+def danger_nb(card, model, params):
+    """What discarding ``card`` adds to a hand's worth: the danger weight times the opponent's chance to meld it."""
+    return params[DANGER_WEIGHT] * meld_chance_nb(card, model) if params[DANGER_WEIGHT] != 0 else 0.0
+
+
 @njit(cache=True)
-def best_kept_hand_nb(hand, allowed, model, params):
-    """(card, worth): the discard among ``allowed`` leaving the best hand, danger to the opponent included."""
-    if allowed & hand == hand:
-        least = deadwood_after_discard_nb(hand)  # the same as below, several times faster
-    else:
-        least, _ = min_deadwood_discards_nb(hand, allowed)
-    best, best_card, best_key = 1e18, NO_CARD, -1
+def best_kept_hand_nb(hand, allowed, model, params, ceiling=np.inf):
+    """(card, worth): the discard among ``allowed`` leaving the best hand, danger to the opponent included.
+
+    Branch and bound with the answer of trying every discard: the discards
+    within ``slack`` are tried from the lowest bound on their worth up (their
+    cost and danger less ``draw_bound_nb``), and the search ends at the first
+    bound above the best worth found or above ``ceiling``, a worth the caller
+    needs to beat (the answer is exact whenever the best worth is at most it).
+    """
     rest = allowed & hand
-    while rest:
+    n = count_cards_nb(rest)
+    cards = np.empty(n, np.int64)
+    dws = np.empty(n, np.int64)
+    for i in range(n):
         bit = rest & -rest
         rest ^= bit
-        kept = hand ^ bit
-        dw = deadwood_nb(kept)
-        if dw > least + params[SLACK]:
-            continue
-        card = nth_card_nb(bit, 0)
-        worth = hand_value_nb(kept, dw, model, params)
+        cards[i] = nth_card_nb(bit, 0)
+        dws[i] = deadwood_nb(hand ^ bit)
+    least = dws.min() if n else 0
+    floors = np.full(n, np.inf)
+    bounds = np.zeros(n)
+    for i in range(n):
+        if dws[i] <= least + params[SLACK]:
+            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, params)
+            floors[i] = cost_nb(dws[i], model) + danger_nb(cards[i], model, params) - bounds[i]
+    best, best_card, best_key = 1e18, NO_CARD, -1
+    for _ in range(n):
+        i = np.argmin(floors)
+        bar = min(best, ceiling) + BOUND_MARGIN
+        if floors[i] > bar:
+            break
+        floors[i] = np.inf
+        card, dw = cards[i], dws[i]
+        give_up = bar - danger_nb(card, model, params)
+        worth = hand_value_nb(hand ^ (BIT << card), dw, model, params, give_up, bounds[i])
         if params[DANGER_WEIGHT] != 0:
             worth += params[DANGER_WEIGHT] * meld_chance_nb(card, model)
         key = (card % RANKS) * 4 + card // RANKS  # ties: the highest card
@@ -311,12 +438,12 @@ def take_nb(view, params):
         return 0
     hand = view[V_HAND]
     model = opponent_model_nb(view, params)
-    # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    card, taken_worth = best_kept_hand_nb(hand | (BIT << top), hand, model, params)
     # After a stock draw: the hand now less one draw's expected saving.
     dw = deadwood_nb(hand)
     saving, gin = draw_saving_nb(hand, dw, model)
     after_draw = cost_nb(dw, model) - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
+    # The taken card may not go straight back (under the default rules): weigh the other discards only.
+    card, taken_worth = best_kept_hand_nb(hand | (BIT << top), hand, model, params, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
