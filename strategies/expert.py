@@ -462,9 +462,12 @@ def game_point_nb(view, params):
 def knock_nb(view, params):
     if view[V_BIG_GIN]:
         return BIG_GIN
-    least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     draws = view[V_MY_DRAWS]
     anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
+    holding_for_gin = not anyway and draws > params[GIN_AFTER_DRAWS]
+    if holding_for_gin and deadwood_after_discard_nb(view[V_HAND]) > 0:
+        return NO_CARD  # no discard goes gin: one kernel call rather than one per discard
+    least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     if least > 0 and not anyway:
         if draws > params[GIN_AFTER_DRAWS] or least > params[LATE_THRESHOLD]:
             return NO_CARD
