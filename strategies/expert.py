@@ -40,14 +40,17 @@ it does not collect).
   deadwood at most ``late_threshold`` when the estimated undercut chance
   (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
   can override the stage: with ``finish_points`` it knocks whenever legal
-  when a win ends the game (knocking because an opponent is close measured
-  0.15-0.35 points/hand worse against ``eaai``, so it is not offered).
+  when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34] percentage points
+  of games won against ``eaai``; at 20 or more, less). Knocking because an
+  opponent is close measured 0.15-0.35 points/hand and 0.6-3.0 points of
+  games won worse against ``eaai``, so it is not offered.
   Under the fiftieth-card rule the last discard is taken by the same rule.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
 The defaults come from ``oklasim tune`` under the ``eaai`` rules against
 ``eaai`` (held-out gain over the hand-set values +0.14 [+0.02, +0.25]
-points/hand); ``benchmarks/expert_ablation.py`` measures what each part is
+points/hand), ``finish_points`` from games won on paired games (it does not
+act in independent hands); ``benchmarks/expert_ablation.py`` measures what each part is
 worth on the same deals, under the ``eaai`` rules and under ``seeds``.
 """
 
@@ -117,7 +120,7 @@ FAMILY = Family(
         Param("hot_factor", 2.45, 1, 5, "how much likelier an unseen card next to a card the opponent took is", **DECIMAL),
         Param("cold_factor", 0.9, 0, 1, "how much likelier an unseen card next to an opponent's discard is", **DECIMAL),
         Param("early_draws", 2, 0, NEVER, "during the first this many own draws, knock whenever legal"),
-        Param("finish_points", 0, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
+        Param("finish_points", 5, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
         Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)"),
         Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
         Param("max_undercut_risk", 1, 0, 1, "and only when the undercut chance is <= this", **DECIMAL),
@@ -379,14 +382,12 @@ def danger_nb(card, model, params):
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, allowed, model, params, ceiling=np.inf):
-    """(card, worth): the discard among ``allowed`` leaving the best hand, danger to the opponent included.
+def discard_candidates_nb(hand, allowed, model, params):
+    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound).
 
-    Branch and bound with the answer of trying every discard: the discards
-    within ``slack`` are tried from the lowest bound on their worth up (their
-    cost and danger less ``draw_bound_nb``), and the search ends at the first
-    bound above the best worth found or above ``ceiling``, a worth the caller
-    needs to beat (the answer is exact whenever the best worth is at most it).
+    The floor is a lower bound on the worth of the kept hand (its cost and
+    danger less its ``draw_bound_nb``, the bound), infinite for a discard
+    giving up more than ``slack`` deadwood points.
     """
     rest = allowed & hand
     n = count_cards_nb(rest)
@@ -404,8 +405,21 @@ def best_kept_hand_nb(hand, allowed, model, params, ceiling=np.inf):
         if dws[i] <= least + params[SLACK]:
             bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, params)
             floors[i] = cost_nb(dws[i], model) + danger_nb(cards[i], model, params) - bounds[i]
+    return cards, dws, floors, bounds
+
+
+@njit(cache=True)
+def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
+    """(card, worth): of the ``discard_candidates_nb``, the discard leaving the best hand, danger included.
+
+    Branch and bound with the answer of trying every discard: they are tried
+    from the lowest floor up, and the search ends at the first floor above
+    the best worth found or above ``ceiling``, a worth the caller needs to
+    beat (the answer is exact whenever the best worth is at most it).
+    """
+    cards, dws, floors, bounds = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
-    for _ in range(n):
+    for _ in range(cards.size):
         i = np.argmin(floors)
         bar = min(best, ceiling) + BOUND_MARGIN
         if floors[i] > bar:
@@ -426,7 +440,8 @@ def best_kept_hand_nb(hand, allowed, model, params, ceiling=np.inf):
 def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
-    card, _ = best_kept_hand_nb(view[V_HAND], allowed_discards_nb(view), opponent_model_nb(view, params), params)
+    hand, model = view[V_HAND], opponent_model_nb(view, params)
+    card, _ = best_kept_hand_nb(hand, discard_candidates_nb(hand, allowed_discards_nb(view), model, params), model, params)
     return card
 
 
@@ -437,17 +452,23 @@ def take_nb(view, params):
     if top < 0:
         return 0
     hand = view[V_HAND]
+    taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
-    # After a stock draw: the hand now less one draw's expected saving.
-    dw = deadwood_nb(hand)
-    saving, gin = draw_saving_nb(hand, dw, model)
-    after_draw = cost_nb(dw, model) - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    card, taken_worth = best_kept_hand_nb(hand | (BIT << top), hand, model, params, after_draw)
+    candidates = discard_candidates_nb(taken, hand, model, params)
+    dw = deadwood_nb(hand)
+    now = cost_nb(dw, model)
+    # After a stock draw the hand is worth at most its cost now: no kept hand can beat that, no take.
+    if candidates[2].min() > now + BOUND_MARGIN:
+        return 0
+    # After a stock draw: the hand now less one draw's expected saving.
+    saving, gin = draw_saving_nb(hand, dw, model)
+    after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
+    card, taken_worth = best_kept_hand_nb(taken, candidates, model, params, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
-    view[V_MEMORY + MEMORY_HAND] = hand | (BIT << top)
+    view[V_MEMORY + MEMORY_HAND] = taken
     view[V_MEMORY + MEMORY_DISCARD] = card
     return 1
 

@@ -179,9 +179,14 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
         hand = int(view[L.V_HAND])
         for allowed in (hand, hand & ~(hand & -hand)):  # any card, or all but one (a card just taken)
             card, worth = every_discard_tried(hand, allowed, model, params)
-            assert MODULE.best_kept_hand_nb(hand, allowed, model, params) == (card, worth)
-            assert MODULE.best_kept_hand_nb(hand, allowed, model, params, worth) == (card, worth)
-            assert MODULE.best_kept_hand_nb(hand, allowed, model, params, worth - 1.0)[1] > worth - 1.0
+
+            def search(*ceiling):
+                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params)
+                return MODULE.best_kept_hand_nb(hand, candidates, model, params, *ceiling)
+
+            assert search() == (card, worth)
+            assert search(worth) == (card, worth)
+            assert search(worth - 1.0)[1] > worth - 1.0
 
 
 def test_the_bounds_hold_for_every_out():
@@ -247,7 +252,7 @@ def test_knocks_only_early_then_only_gin():
 def test_the_score_makes_it_knock():
     """finish_points: with the target in reach every legal knock is taken, so more knocks than at 0-0."""
     rules = Rules(target_score=10)
-    plain = simulate(rules, strategies=["expert", "greedy"], hands=2000, seed=6).hands
+    plain = simulate(rules, strategies=["expert(finish_points=0)", "greedy"], hands=2000, seed=6).hands
     finishing = simulate(rules, strategies=["expert(finish_points=10)", "greedy"], hands=2000, seed=6).hands
     knocks = [own_draws_at_knock(h, 0).size for h in (plain, finishing)]
     assert knocks[1] > 2 * knocks[0]
