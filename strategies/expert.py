@@ -40,18 +40,20 @@ it does not collect).
   deadwood at most ``late_threshold`` when the estimated undercut chance
   (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
   can override the stage: with ``finish_points`` it knocks whenever legal
-  when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34] percentage points
-  of games won against ``eaai``; at 20 or more, less). Knocking because an
-  opponent is close measured 0.15-0.35 points/hand and 0.6-3.0 points of
-  games won worse against ``eaai``, so it is not offered.
+  when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34]
+  percentage points of games won against ``eaai``; from 20 on, a loss).
+  Knocking because an opponent is close measured 0.15-0.35 points/hand and
+  0.6-3.0 percentage points of games won worse against ``eaai``, so it is
+  not offered.
   Under the fiftieth-card rule the last discard is taken by the same rule.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
 The defaults come from ``oklasim tune`` under the ``eaai`` rules against
 ``eaai`` (held-out gain over the hand-set values +0.14 [+0.02, +0.25]
-points/hand), ``finish_points`` from games won on paired games (it does not
-act in independent hands); ``benchmarks/expert_ablation.py`` measures what each part is
-worth on the same deals, under the ``eaai`` rules and under ``seeds``.
+points/hand), ``finish_points`` from games won on paired games (it never
+acts in independent hands); ``benchmarks/expert_ablation.py`` measures what
+each part is worth on the same deals, under the ``eaai`` rules and under
+``seeds``.
 """
 
 import numpy as np
