@@ -31,8 +31,9 @@ def main() -> None:
         for seats in ([args.spec, args.spec], [args.spec, "eaai"], ["eaai", args.spec]):
             strategies = resolve_all(seats, rules.players)
             for hands_only, count in ((True, args.hands), (False, args.hands // 10)):
+                capacity = args.hands * EVENTS_PER_HAND
                 hands, games, trace = run_kernel(
-                    kernel_rules(rules, hands_only), strategies, 7, 0, count, trace_capacity=args.hands * EVENTS_PER_HAND
+                    kernel_rules(rules, hands_only), strategies, 7, 0, count, trace_capacity=capacity
                 )
                 digest = hashlib.sha256(hands.tobytes() + games.tobytes() + trace.tobytes()).hexdigest()[:16]
                 kind = "hands" if hands_only else "games"
