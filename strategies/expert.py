@@ -29,6 +29,9 @@ it does not collect).
   ``danger_weight`` times the chance the opponent can meld the card
   (``meld_chance_nb``: exact for independently held partners; certain when
   it melds with cards the opponent is known to hold).
+  The search is a branch and bound with the same answers as trying every
+  discard: a cheap bound on what each out can save (``out_bound_nb``) sets
+  aside most discards, and most outs, before the deadwood kernel runs.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
@@ -37,15 +40,20 @@ it does not collect).
   deadwood at most ``late_threshold`` when the estimated undercut chance
   (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
   can override the stage: with ``finish_points`` it knocks whenever legal
-  when a win ends the game (knocking because an opponent is close measured
-  0.15-0.35 points/hand worse against ``eaai``, so it is not offered).
+  when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34]
+  percentage points of games won against ``eaai``; from 20 on, a loss).
+  Knocking because an opponent is close measured 0.15-0.35 points/hand and
+  0.6-3.0 percentage points of games won worse against ``eaai``, so it is
+  not offered.
   Under the fiftieth-card rule the last discard is taken by the same rule.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
 The defaults come from ``oklasim tune`` under the ``eaai`` rules against
 ``eaai`` (held-out gain over the hand-set values +0.14 [+0.02, +0.25]
-points/hand); ``benchmarks/expert_ablation.py`` measures what each part is
-worth on the same deals, under the ``eaai`` rules and under ``seeds``.
+points/hand), ``finish_points`` from games won on paired games (it never
+acts in independent hands); ``benchmarks/expert_ablation.py`` measures what
+each part is worth on the same deals, under the ``eaai`` rules and under
+``seeds``.
 """
 
 import numpy as np
@@ -76,11 +84,13 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    card_value_nb,
     count_cards_nb,
     deadwood_after_discard_nb,
     deadwood_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
+    mask_value_nb,
     meld_outs_nb,
     min_deadwood_discards_nb,
     neighbours_nb,
@@ -112,7 +122,7 @@ FAMILY = Family(
         Param("hot_factor", 2.45, 1, 5, "how much likelier an unseen card next to a card the opponent took is", **DECIMAL),
         Param("cold_factor", 0.9, 0, 1, "how much likelier an unseen card next to an opponent's discard is", **DECIMAL),
         Param("early_draws", 2, 0, NEVER, "during the first this many own draws, knock whenever legal"),
-        Param("finish_points", 0, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
+        Param("finish_points", 5, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
         Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)"),
         Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
         Param("max_undercut_risk", 1, 0, 1, "and only when the undercut chance is <= this", **DECIMAL),
@@ -145,6 +155,10 @@ BIT = np.int64(1)
 # its own answer in the first two of the same view when it hands a decision over to expert.
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
 RANKS = 13
+RANK_BITS = (BIT << RANKS) - 1
+RANK_COLUMN = BIT | BIT << RANKS | BIT << 2 * RANKS | BIT << 3 * RANKS  # the four cards of the lowest rank
+# Bounds are compared with this margin, so that rounding can never set aside the best discard.
+BOUND_MARGIN = 1e-9
 
 
 # Fields of the model tuple built once per decision by ``opponent_model_nb``.
@@ -208,6 +222,22 @@ def cost_nb(deadwood, model):
     return deadwood + model[M_STEEPNESS] * min(deadwood, model[M_STEEP_ZONE])
 
 
+@njit(cache=True, inline="always")
+def stock_chance_nb(card_bit, model):
+    """Chance that the next stock card is this unseen card."""
+    return (1.0 - held_chance_nb(card_bit, model)) / model[M_STOCK]
+
+
+@njit(cache=True, inline="always")
+def out_saving_nb(hand, dw, now, bit, model):
+    """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
+    after = deadwood_after_discard_nb(hand | bit)
+    if after >= dw:
+        return 0.0, 0.0
+    chance = stock_chance_nb(bit, model)
+    return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
+
+
 @njit(cache=True)
 def draw_saving_nb(hand, dw, model):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
@@ -217,29 +247,107 @@ def draw_saving_nb(hand, dw, model):
     hand's worst card; crediting that favours keeping high cards to replace
     later, which measured 1.7 points/hand worse against ``eaai``.
     """
-    stock = model[M_STOCK]
     saving, gin = 0.0, 0.0
-    if stock <= 0:
+    if model[M_STOCK] <= 0:
         return saving, gin
     now = cost_nb(dw, model)
     outs = meld_outs_nb(hand) & model[M_UNSEEN]
     while outs:
         bit = outs & -outs
         outs ^= bit
-        after = deadwood_after_discard_nb(hand | bit)
-        if after < dw:
-            chance = (1.0 - held_chance_nb(bit, model)) / stock
-            saving += chance * (now - cost_nb(after, model))
-            if after == 0:
-                gin += chance
+        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+        saving += out_saving
+        gin += out_gin
     return saving, gin
 
 
+@njit(cache=True, inline="always")
+def meld_partners_value_nb(hand, card):
+    """Most value of ``hand``'s cards that one meld with ``card`` (not in ``hand``) can hold besides it.
+
+    A set holds cards of its rank; a run, cards of its suit joined to it
+    through consecutive ranks. Bit-parallel: no loops, no branches.
+    """
+    rank, suit = card % RANKS, card // RANKS
+    same_rank = card_value_nb(card) * count_cards_nb(hand & (RANK_COLUMN << rank))
+    pattern = (hand >> (suit * RANKS)) & RANK_BITS
+    up = pattern >> (rank + 1)
+    above = ((up ^ (up + 1)) >> 1) << (rank + 1)  # the ones just above the rank
+    gaps = ~pattern & ((BIT << rank) - 1)  # below the rank, smeared down from the highest gap
+    gaps |= gaps >> 1
+    gaps |= gaps >> 2
+    gaps |= gaps >> 4
+    gaps |= gaps >> 8
+    below = ((BIT << rank) - 1) & ~gaps
+    return max(same_rank, mask_value_nb(above | below))
+
+
+@njit(cache=True, inline="always")
+def deadwood_floor_nb(hand, dw):
+    """At most the deadwood of ``hand`` (deadwood ``dw``) less any one card: a card removed saves at most its value."""
+    ranks = (hand | hand >> RANKS | hand >> 2 * RANKS | hand >> 3 * RANKS) & RANK_BITS
+    top = RANKS - 1
+    while top > 0 and not ranks >> top & 1:
+        top -= 1
+    return dw - card_value_nb(top)
+
+
+@njit(cache=True, inline="always")
+def out_bound_nb(hand, dw, floor, now, bit, model, params):
+    """At least what drawing the out ``bit`` takes off a hand's value (``hand_value_nb``), at no kernel call.
+
+    The deadwood after drawing it and discarding is at least ``floor``
+    (``deadwood_floor_nb``) less the value a meld with the out takes out of
+    the hand (only that meld's other cards can leave the deadwood). The
+    weights are non-negative (their ranges start at 0).
+    """
+    after = max(floor - meld_partners_value_nb(hand, count_cards_nb(bit - 1)), 0)
+    if after >= dw:
+        return 0.0
+    gin = params[GIN_WEIGHT] if after == 0 else 0.0
+    return stock_chance_nb(bit, model) * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
+
+
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, params):
-    """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better)."""
-    saving, gin = draw_saving_nb(hand, dw, model)
-    return cost_nb(dw, model) - model[M_LOOKAHEAD] * saving - params[GIN_WEIGHT] * gin
+def draw_bound_nb(hand, dw, model, params):
+    """At least what the look-ahead and gin terms take off a hand's value: the sum of ``out_bound_nb``."""
+    if model[M_STOCK] <= 0:
+        return 0.0
+    now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
+    bound = 0.0
+    outs = meld_outs_nb(hand) & model[M_UNSEEN]
+    while outs:
+        bit = outs & -outs
+        outs ^= bit
+        bound += out_bound_nb(hand, dw, floor, now, bit, model, params)
+    return bound
+
+
+@njit(cache=True)
+def hand_value_nb(hand, dw, model, params, give_up=np.inf, bound=0.0):
+    """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
+
+    Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
+    as soon as the value is sure to be above ``give_up``, each out not yet
+    tried counted at its ``out_bound_nb``; that spares most kernel calls of
+    a search. The value, when returned, is the same number either way.
+    """
+    saving, gin = 0.0, 0.0
+    now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
+    lookahead, gin_weight = model[M_LOOKAHEAD], params[GIN_WEIGHT]
+    if model[M_STOCK] > 0:
+        outs = meld_outs_nb(hand) & model[M_UNSEEN]
+        while outs:
+            bit = outs & -outs
+            outs ^= bit
+            if give_up < np.inf:
+                bound -= out_bound_nb(hand, dw, floor, now, bit, model, params)
+            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+            saving += out_saving
+            gin += out_gin
+            if now - lookahead * saving - gin_weight * gin - bound > give_up:
+                return np.inf
+    return now - lookahead * saving - gin_weight * gin
 
 
 @njit(cache=True, inline="always")
@@ -269,24 +377,59 @@ def meld_chance_nb(card, model):
     return 1.0 - no_set * no_run
 
 
+@njit(cache=True, inline="always")
+def danger_nb(card, model, params):
+    """What discarding ``card`` adds to a hand's worth: the danger weight times the opponent's chance to meld it."""
+    return params[DANGER_WEIGHT] * meld_chance_nb(card, model) if params[DANGER_WEIGHT] != 0 else 0.0
+
+
 @njit(cache=True)
-def best_kept_hand_nb(hand, allowed, model, params):
-    """(card, worth): the discard among ``allowed`` leaving the best hand, danger to the opponent included."""
-    if allowed & hand == hand:
-        least = deadwood_after_discard_nb(hand)  # the same as below, several times faster
-    else:
-        least, _ = min_deadwood_discards_nb(hand, allowed)
-    best, best_card, best_key = 1e18, NO_CARD, -1
+def discard_candidates_nb(hand, allowed, model, params):
+    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound).
+
+    The floor is a lower bound on the worth of the kept hand (its cost and
+    danger less its ``draw_bound_nb``, the bound), infinite for a discard
+    giving up more than ``slack`` deadwood points.
+    """
     rest = allowed & hand
-    while rest:
+    n = count_cards_nb(rest)
+    cards = np.empty(n, np.int64)
+    dws = np.empty(n, np.int64)
+    for i in range(n):
         bit = rest & -rest
         rest ^= bit
-        kept = hand ^ bit
-        dw = deadwood_nb(kept)
-        if dw > least + params[SLACK]:
-            continue
-        card = nth_card_nb(bit, 0)
-        worth = hand_value_nb(kept, dw, model, params)
+        cards[i] = nth_card_nb(bit, 0)
+        dws[i] = deadwood_nb(hand ^ bit)
+    least = dws.min() if n else 0
+    floors = np.full(n, np.inf)
+    bounds = np.zeros(n)
+    for i in range(n):
+        if dws[i] <= least + params[SLACK]:
+            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, params)
+            floors[i] = cost_nb(dws[i], model) + danger_nb(cards[i], model, params) - bounds[i]
+    return cards, dws, floors, bounds
+
+
+@njit(cache=True)
+def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
+    """(card, worth): of the ``discard_candidates_nb``, the discard leaving the best hand, danger included.
+
+    Branch and bound with the answer of trying every discard: they are tried
+    from the lowest floor up, and the search ends at the first floor above
+    the best worth found or above ``ceiling``, a worth the caller needs to
+    beat (the answer is exact whenever the best worth is at most it).
+    """
+    cards, dws, floors, bounds = candidates
+    best, best_card, best_key = 1e18, NO_CARD, -1
+    for _ in range(cards.size):
+        i = np.argmin(floors)
+        bar = min(best, ceiling) + BOUND_MARGIN
+        if floors[i] > bar:
+            break
+        floors[i] = np.inf
+        card, dw = cards[i], dws[i]
+        give_up = bar - danger_nb(card, model, params)
+        worth = hand_value_nb(hand ^ (BIT << card), dw, model, params, give_up, bounds[i])
         if params[DANGER_WEIGHT] != 0:
             worth += params[DANGER_WEIGHT] * meld_chance_nb(card, model)
         key = (card % RANKS) * 4 + card // RANKS  # ties: the highest card
@@ -299,7 +442,8 @@ def best_kept_hand_nb(hand, allowed, model, params):
 def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
-    card, _ = best_kept_hand_nb(view[V_HAND], allowed_discards_nb(view), opponent_model_nb(view, params), params)
+    hand, model = view[V_HAND], opponent_model_nb(view, params)
+    card, _ = best_kept_hand_nb(hand, discard_candidates_nb(hand, allowed_discards_nb(view), model, params), model, params)
     return card
 
 
@@ -310,17 +454,23 @@ def take_nb(view, params):
     if top < 0:
         return 0
     hand = view[V_HAND]
+    taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    card, taken_worth = best_kept_hand_nb(hand | (BIT << top), hand, model, params)
-    # After a stock draw: the hand now less one draw's expected saving.
+    candidates = discard_candidates_nb(taken, hand, model, params)
     dw = deadwood_nb(hand)
+    now = cost_nb(dw, model)
+    # After a stock draw the hand is worth at most its cost now: no kept hand can beat that, no take.
+    if candidates[2].min() > now + BOUND_MARGIN:
+        return 0
+    # After a stock draw: the hand now less one draw's expected saving.
     saving, gin = draw_saving_nb(hand, dw, model)
-    after_draw = cost_nb(dw, model) - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
+    after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
+    card, taken_worth = best_kept_hand_nb(taken, candidates, model, params, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
-    view[V_MEMORY + MEMORY_HAND] = hand | (BIT << top)
+    view[V_MEMORY + MEMORY_HAND] = taken
     view[V_MEMORY + MEMORY_DISCARD] = card
     return 1
 
@@ -335,9 +485,12 @@ def game_point_nb(view, params):
 def knock_nb(view, params):
     if view[V_BIG_GIN]:
         return BIG_GIN
-    least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     draws = view[V_MY_DRAWS]
     anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
+    holding_for_gin = not anyway and draws > params[GIN_AFTER_DRAWS]
+    if holding_for_gin and deadwood_after_discard_nb(view[V_HAND]) > 0:
+        return NO_CARD  # no discard goes gin: one kernel call rather than one per discard
+    least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     if least > 0 and not anyway:
         if draws > params[GIN_AFTER_DRAWS] or least > params[LATE_THRESHOLD]:
             return NO_CARD

@@ -141,6 +141,81 @@ def test_draw_saving_against_the_reference():
         assert math.isclose(got[0], saving, abs_tol=1e-9) and math.isclose(got[1], gin, abs_tol=1e-12)
 
 
+def positions_after_a_draw(n, seed):
+    """Views holding 11 cards (a stock card drawn), the meld-dense hand among them, with their models."""
+    rng = np.random.default_rng(seed)
+    for k, view in enumerate(random_positions(n, seed)):
+        if k % 3 == 0:
+            view[L.V_HAND] = parse_hand("4h 5h 6h 7h 7s 7d 9c 9d 2s 3s")
+            view[L.V_PILE_MASK] &= ~view[L.V_HAND]
+            view[L.V_TAKEN + 1] &= ~view[L.V_HAND]
+        free = [c for c in range(52) if not (view[L.V_HAND] | view[L.V_PILE_MASK] | view[L.V_TAKEN + 1]) >> c & 1]
+        view[L.V_HAND] |= 1 << int(rng.choice(free))
+        yield view, MODULE.opponent_model_nb(view, DEFAULTS)
+
+
+def every_discard_tried(hand, allowed, model, params):
+    """(card, worth) of the search without bounds: every discard within slack valued in full."""
+    dws = {c: reference.deadwood(hand & ~(1 << c)) for c in range(52) if (allowed & hand) >> c & 1}
+    least = min(dws.values())
+    best = None
+    for card, dw in dws.items():
+        if dw > least + params[MODULE.SLACK]:
+            continue
+        worth = MODULE.hand_value_nb(hand & ~(1 << card), dw, model, params)
+        if params[MODULE.DANGER_WEIGHT] != 0:
+            worth += params[MODULE.DANGER_WEIGHT] * MODULE.meld_chance_nb(card, model)
+        key = (worth, -((card % 13) * 4 + card // 13))
+        best = min(best or key + (card,), key + (card,))
+    return best[2], best[0]
+
+
+@pytest.mark.parametrize("changes", [{}, {"lookahead": 8, "gin_weight": 60}, {"danger_weight": 0, "slack": 20}])
+def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
+    """Same card and the same worth to the last bit; with a ceiling, exact up to it and above it otherwise."""
+    params = strategy.resolve("expert", changes).vector()
+    for view, _ in positions_after_a_draw(150, seed=10):
+        model = MODULE.opponent_model_nb(view, params)
+        hand = int(view[L.V_HAND])
+        for allowed in (hand, hand & ~(hand & -hand)):  # any card, or all but one (a card just taken)
+            card, worth = every_discard_tried(hand, allowed, model, params)
+
+            def search(*ceiling):
+                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params)
+                return MODULE.best_kept_hand_nb(hand, candidates, model, params, *ceiling)
+
+            assert search() == (card, worth)
+            assert search(worth) == (card, worth)
+            assert search(worth - 1.0)[1] > worth - 1.0
+
+
+def test_the_bounds_hold_for_every_out():
+    """What an out takes off a hand's value is at most out_bound_nb; the partners' value is the heaviest meld's."""
+    params = DEFAULTS.copy()
+    params[MODULE.GIN_WEIGHT] = 60.0  # gin chances weigh in too
+    outs_seen = 0
+    for view, model in positions_after_a_draw(150, seed=11):
+        eleven = int(view[L.V_HAND])
+        hand = eleven & ~(eleven & -eleven)
+        dw = reference.deadwood(hand)
+        now = MODULE.cost_nb(dw, model)
+        floor = MODULE.deadwood_floor_nb(hand, dw)
+        assert floor <= reference.deadwood_after_discard(hand)
+        outs = int(MODULE.meld_outs_nb(hand)) & int(model[MODULE.M_UNSEEN])
+        for card in (c for c in range(52) if outs >> c & 1):
+            heaviest = max(
+                reference.hand_value(meld & ~(1 << card))
+                for meld in reference.melds_in(hand | 1 << card)
+                if meld >> card & 1
+            )
+            assert MODULE.meld_partners_value_nb(hand, card) >= heaviest
+            saving, gin = MODULE.out_saving_nb(hand, dw, now, 1 << card, model)
+            taken_off = model[MODULE.M_LOOKAHEAD] * saving + params[MODULE.GIN_WEIGHT] * gin
+            assert MODULE.out_bound_nb(hand, dw, floor, now, 1 << card, model, params) >= taken_off - 1e-12
+            outs_seen += 1
+    assert outs_seen > 500
+
+
 def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
     checked = 0
     for view in random_positions(300, seed=4):
@@ -177,7 +252,7 @@ def test_knocks_only_early_then_only_gin():
 def test_the_score_makes_it_knock():
     """finish_points: with the target in reach every legal knock is taken, so more knocks than at 0-0."""
     rules = Rules(target_score=10)
-    plain = simulate(rules, strategies=["expert", "greedy"], hands=2000, seed=6).hands
+    plain = simulate(rules, strategies=["expert(finish_points=0)", "greedy"], hands=2000, seed=6).hands
     finishing = simulate(rules, strategies=["expert(finish_points=10)", "greedy"], hands=2000, seed=6).hands
     knocks = [own_draws_at_knock(h, 0).size for h in (plain, finishing)]
     assert knocks[1] > 2 * knocks[0]
