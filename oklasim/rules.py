@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import layout as L
-from .cards import card_value, parse_card, suit_of
-
-SPADES = 0
+from .cards import SPADES, card_value, parse_card, suit_of
 
 # Enumerated fields: accepted names -> kernel codes.
 CHOICES: dict[str, dict[str, int]] = {

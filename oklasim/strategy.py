@@ -160,7 +160,7 @@ _CACHE: dict[tuple[str, ...], dict[str, LoadedFamily]] = {}
 
 def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
     """All strategy families found, by name."""
-    from ._kernels.engine_nb import DECIDE_SIGNATURE
+    from ._kernels.linking import DECIDE_SIGNATURE
 
     key = tuple(str(p) for p in extra_paths)
     if key not in _CACHE:

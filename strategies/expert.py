@@ -79,6 +79,7 @@ from oklasim.strategy_api import (
     count_cards_nb,
     deadwood_after_discard_nb,
     deadwood_nb,
+    high_card_key_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
     meld_outs_nb,
@@ -289,7 +290,7 @@ def best_kept_hand_nb(hand, allowed, model, params):
         worth = hand_value_nb(kept, dw, model, params)
         if params[DANGER_WEIGHT] != 0:
             worth += params[DANGER_WEIGHT] * meld_chance_nb(card, model)
-        key = (card % RANKS) * 4 + card // RANKS  # ties: the highest card
+        key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
     return best_card, best

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import float64, int64, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from .advise_columns_nb import (
     C_DEADWOOD,
@@ -28,10 +26,9 @@ from .advise_columns_nb import (
     SHOWDOWN,
 )
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
-from .advise_worlds_nb import sample_world_nb, template_nb, unseen_nb
+from .advise_worlds_nb import list_unseen_nb, sample_world_nb, template_nb
+from .cards_nb import N_CARDS
 from .engine_nb import (
-    DECIDE_SIGNATURE,
-    DECIDE_TYPE,
     ST_ERROR,
     after_draw_nb,
     deal_nb,
@@ -81,8 +78,9 @@ from .layout import (
     V_SIZE,
     V_STOCK_LEFT,
 )
+from .linking import DECIDE_SIGNATURE, DECIDE_TYPE
 from .melds_nb import deadwood_nb, layoff_deadwood_nb
-from .rng_nb import N_CARDS, next_state_nb, stream_state_nb
+from .rng_nb import HISTORY_REPLAYS, ROLLOUT_DECKS, ROLLOUT_SEAT_STREAMS, next_state_nb, stream_state_nb
 
 # -- results per world and column ---------------------------------------------------------
 O_POINTS = 0  # my points minus the opponent's in this hand
@@ -116,42 +114,11 @@ def forced_nb(kind, view, params):
     return int64(params[F_TAKE])
 
 
-def decide_function(dispatcher):
-    """An intrinsic returning ``dispatcher`` as a first-class DECIDE_TYPE value inside numba code.
-
-    A jitted function that names a dispatcher as a value cannot be cached
-    (numba embeds the Python object's address). This builds the value from
-    the compiled code alone, linked statically, so the caller caches. The
-    caller's cache then holds a copy of ``dispatcher``'s code: key it on the
-    source of that code too (``oklasim.strategy_api.cache_depends_on``).
-    """
-
-    @intrinsic
-    def as_function(typingctx):
-        def codegen(context, builder, signature, args):
-            cres = dispatcher.get_compile_result(DECIDE_SIGNATURE)
-            llvoidptr = context.get_value_type(types.voidptr)
-            value = cgutils.create_struct_proxy(DECIDE_TYPE)(context, builder)
-            value.py_addr = llvoidptr(None)  # no Python object: the value is never boxed
-            pointer_type = context.get_value_type(DECIDE_TYPE.ftype)
-            wrapper = cgutils.get_or_insert_function(
-                builder.module, pointer_type.pointee, cres.fndesc.llvm_cfunc_wrapper_name
-            )
-            value.c_addr = builder.bitcast(wrapper, llvoidptr)
-            value.jit_addr = builder.bitcast(context.declare_function(builder.module, cres.fndesc), llvoidptr)
-            context.active_code_library.add_linking_library(cres.library)
-            return value._getvalue()
-
-        return DECIDE_TYPE(), codegen
-
-    return as_function
-
-
 # -- playing a column in a world --------------------------------------------------------------
 
 
 @njit(cache=True)
-def showdown_nb(board, column, opp_hand):
+def column_showdown_nb(board, column, opp_hand):
     """(outcome code, my points, the opponent's points) of a knock column against ``opp_hand``."""
     dw_knocker = column[C_DEADWOOD]
     gin = dw_knocker == 0
@@ -263,7 +230,7 @@ def run_samples_nb(
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)
     stock = np.empty(N_CARDS, dtype=np.int64)
-    n_unseen, known, need = unseen_nb(view, unseen)
+    n_unseen, known, need = list_unseen_nb(view, unseen)
     if need < 0 or n_unseen - need != view[V_STOCK_LEFT]:
         return E_BAD_VIEW
     cont = seat_tuple_nb(me, me_fn, opp_fn)
@@ -271,9 +238,9 @@ def run_samples_nb(
     forced_params = params.copy()
     record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
-    view_key = key ^ 0x2545F4914F6CDD1D
-    deck_key = key ^ 0x1B873593
-    history_key = key ^ 0x68E31DA4
+    view_key = key ^ ROLLOUT_SEAT_STREAMS
+    deck_key = key ^ ROLLOUT_DECKS
+    history_key = key ^ HISTORY_REPLAYS
     turns, snapshots, slip = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     for s in range(lo, hi):
@@ -293,7 +260,7 @@ def run_samples_nb(
                 continue
             column = cand[c]
             if column[C_KIND] == SHOWDOWN:
-                outcome, mine, theirs = showdown_nb(template, column, opp_hand)
+                outcome, mine, theirs = column_showdown_nb(template, column, opp_hand)
                 record[:] = 0
                 record[H_SEAT_POINTS + me] = mine
                 record[H_SEAT_POINTS + opp] = theirs

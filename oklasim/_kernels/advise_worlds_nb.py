@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cards_nb import N_CARDS
 from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
@@ -62,7 +63,7 @@ from .layout import (
     V_UPCARD,
 )
 from .melds_nb import deadwood_after_discard_nb, deadwood_nb
-from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
+from .rng_nb import below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
 
 # -- the played prior (``sample_world_nb``) ------------------------------------------------
 PRIOR_NO_KNOCK = 1  # drop worlds where the opponent could have knocked on its last turn
@@ -76,7 +77,7 @@ REPAIR_STEPS = 24
 
 
 @njit(cache=True)
-def unseen_nb(view, out):
+def list_unseen_nb(view, out):
     """The cards the seat cannot place, into ``out``; returns (count, opponent's known cards, cards it still needs).
 
     The opponent holds what it took from the pile and did not throw back

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-N_RANKS = 13
-N_SUITS = 4
+from .cards_nb import MAX_CARD_VALUE, N_RANKS, N_SUITS
+
 SUIT_PATTERNS = 1 << N_RANKS
 NO_DISCARD = 1_000  # sentinel deadwood for "no card left to discard" (fits int16)
 
@@ -24,7 +24,7 @@ ROW_VALUE = 2  # total card value of the pattern
 
 
 def rank_value(rank: int) -> int:
-    return min(rank + 1, 10)
+    return min(rank + 1, MAX_CARD_VALUE)
 
 
 def _run_only_deadwood() -> np.ndarray:
