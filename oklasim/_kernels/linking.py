@@ -9,7 +9,7 @@ counting from arrays that every step of a hand passes along.
 
 from __future__ import annotations
 
-from numba import carray, float64, int64, njit, types
+from numba import carray, config, float64, int64, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -60,6 +60,11 @@ def _as_pointer(typingctx, address, like):
     return pointer(types.intp, like), codegen
 
 
+def _same_array(array):
+    """Plain Python (NUMBA_DISABLE_JIT, the coverage job) has no reference counts to save."""
+    return array
+
+
 @njit(cache=True, inline="always")
 def unmanaged_nb(array):
     """A view of a C-contiguous array without numba's reference counting.
@@ -71,3 +76,7 @@ def unmanaged_nb(array):
     in use: here they are arguments of the entry point or locals used after.
     """
     return carray(_as_pointer(array.ctypes.data, array), array.shape)
+
+
+if config.DISABLE_JIT:
+    unmanaged_nb = _same_array  # noqa: F811 - the intrinsic above cannot run in plain Python

@@ -12,7 +12,7 @@ from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
 
-FIRST_STOCK = 31  # the stock after the deal and the upcard (two players)
+FIRST_STOCK = Rules(players=2).first_stock  # advise reads two-player positions (read_position checks)
 
 
 @dataclass(frozen=True)

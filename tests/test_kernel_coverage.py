@@ -1,0 +1,33 @@
+"""The kernel tests run again in plain Python (NUMBA_DISABLE_JIT=1), measuring the kernels' line coverage.
+
+Compiled code is invisible to coverage; in plain Python every kernel line is
+an ordinary line. The report lists each module of ``oklasim/_kernels``; the
+run fails if a kernel test fails in plain Python or coverage falls below
+``MIN_COVERAGE``. A small hypothesis profile keeps it to a few minutes.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL_TESTS = ["tests/test_melds.py", "tests/test_engine.py", "tests/test_cards.py", "tests/test_kit.py"]
+MIN_COVERAGE = 70  # percent of the lines of oklasim/_kernels (the advise kernels are not exercised here)
+
+
+@pytest.mark.slow
+def test_kernels_in_plain_python_with_coverage(tmp_path):
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    data = ["--data-file", str(tmp_path / ".coverage")]
+    run = [sys.executable, "-m", "coverage", "run", *data, "--source", "oklasim._kernels", "-m", "pytest", "-q",
+           "-p", "no:cacheprovider", "-W", "ignore:overflow encountered:RuntimeWarning", "--hypothesis-profile", "plain_python",
+           *KERNEL_TESTS]
+    tests = subprocess.run(run, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
+    report = subprocess.run([sys.executable, "-m", "coverage", "report", *data, "--fail-under", str(MIN_COVERAGE)],
+                            cwd=ROOT, capture_output=True, text=True)
+    print(report.stdout)  # shown with pytest -s or -rP
+    assert report.returncode == 0, report.stdout + report.stderr
