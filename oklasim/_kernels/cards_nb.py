@@ -16,10 +16,17 @@ N_CARDS = N_RANKS * N_SUITS
 TOP_RANK = N_RANKS - 1  # the king
 SPADES = 0  # suit index of spades: a spade first upcard doubles the hand (rule spade_double)
 MAX_CARD_VALUE = 10  # tens and faces count 10
-MEAN_CARD_VALUE = sum(min(rank + 1, MAX_CARD_VALUE) for rank in range(N_RANKS)) / N_RANKS  # 85 / 13
 RANK_MASK = (1 << N_RANKS) - 1  # one suit of a hand mask, shifted down: bit r = rank r held
 FULL_DECK = (1 << N_CARDS) - 1
 BIT = np.int64(1)  # shifted to make card masks: int64 keeps the kernels' mask arithmetic in one type
+
+
+def rank_value(rank: int) -> int:
+    """Deadwood value of a rank, for tables built in plain Python (kernels: ``card_value_nb``)."""
+    return min(rank + 1, MAX_CARD_VALUE)
+
+
+MEAN_CARD_VALUE = sum(rank_value(rank) for rank in range(N_RANKS)) / N_RANKS  # 85 / 13
 
 
 @njit(cache=True, inline="always")

@@ -157,7 +157,7 @@ G_GUARD = 5  # 1 if the game hit the hand-count guard
 G_SCORES = 6  # 4 slots: points from hands
 G_TOTALS = 10  # 4 slots: with box, game and shutout bonuses
 G_BOXES = 14  # 4 slots: hands won
-N_GAME_FIELDS = 18
+N_GAME_FIELDS = G_BOXES + MAX_SEATS
 MAX_HANDS_PER_GAME = 1000
 
 assert S_ERROR + ERROR_FIELDS <= V_SIZE  # the hidden row is a board row: its slots must fit
