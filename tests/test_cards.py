@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hand_strategies import hands
 
 from oklasim._kernels import cards_nb as K
@@ -91,6 +91,7 @@ def test_ties_go_to_the_highest_card():
     assert sorted(K.high_card_key_nb(c) for c in range(K.N_CARDS)) == list(range(K.N_CARDS))
 
 
+@settings(deadline=None)  # the first example compiles the kernels
 @given(hands(0, 52))
 def test_card_counts_and_suit_patterns(mask):
     assert K.count_cards_nb(np.int64(mask)) == mask.bit_count()
