@@ -2,8 +2,9 @@
 
 Compiled code is invisible to coverage; in plain Python every kernel line is
 an ordinary line. The run fails if a kernel test fails in plain Python or the
-coverage of ``oklasim/_kernels`` falls below ``MIN_COVERAGE``; ``pytest -rP``
-prints the report, module by module. The kernel tests marked slow (digests of
+coverage of the game kernels (all but advise's, which ``tests/test_advise.py``
+runs compiled) falls below ``MIN_COVERAGE``; ``pytest -rP`` prints the report
+of every kernel module. The kernel tests marked slow (digests of
 a million hands) and most hypothesis examples are left to the compiled run,
 which keeps this one to a few minutes.
 """
@@ -17,7 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_TESTS = ["tests/test_melds.py", "tests/test_engine.py", "tests/test_cards.py", "tests/test_kit.py"]
-MIN_COVERAGE = 70  # percent of the lines of oklasim/_kernels (the advise kernels are not exercised here)
+ADVISE_KERNELS = "*/_kernels/advise_*,*/_kernels/mc_nb.py"
+MIN_COVERAGE = 85  # percent of the game kernels' lines (measured 2026-12-01: 93)
 
 
 @pytest.mark.slow
@@ -30,7 +32,8 @@ def test_kernels_in_plain_python_with_coverage(tmp_path):
            *pytest_args, *KERNEL_TESTS]
     tests = subprocess.run(run, cwd=ROOT, env=env, capture_output=True, text=True)
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-3000:]
-    report = subprocess.run([sys.executable, "-m", "coverage", "report", *data, "--fail-under", str(MIN_COVERAGE)],
-                            cwd=ROOT, capture_output=True, text=True)
-    print(report.stdout)
-    assert report.returncode == 0, report.stdout + report.stderr
+    report = [sys.executable, "-m", "coverage", "report", *data]
+    print(subprocess.run(report, cwd=ROOT, capture_output=True, text=True).stdout)
+    game = subprocess.run([*report, "--omit", ADVISE_KERNELS, "--fail-under", str(MIN_COVERAGE)], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert game.returncode == 0, game.stdout + game.stderr
