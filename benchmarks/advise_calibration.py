@@ -81,7 +81,7 @@ def measure(opponent_name: str, args) -> dict:
         columns, c = knock_column(worlds["as played"].view)
         board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
         W.template_nb(worlds["as played"].view, L.D_KNOCK, board)
-        _, mine, theirs = R.showdown_nb(board, columns[c], truth)
+        _, mine, theirs = R.column_showdown_nb(board, columns[c], truth)
         row = {"actual": int(mine - theirs), "undercut": int(theirs > 0), "stock": played.stock}
         for model in MODELS:
             points, undercut, ess = predict(worlds[model], opponent, columns, c, args.worlds, 1000 + len(rows))

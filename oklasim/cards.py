@@ -19,32 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ._kernels.cards_nb import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, SPADES  # noqa: F401 - the deck's names
+from ._kernels.cards_nb import card_index_nb as card_index  # (rank, suit) -> card index
+from ._kernels.cards_nb import card_value_nb as card_value  # deadwood value: ace 1, two to nine face value, ten and faces 10
+from ._kernels.cards_nb import rank_of_nb as rank_of
+from ._kernels.cards_nb import suit_of_nb as suit_of
+
 RANKS = "A23456789TJQK"
 SUITS = "scdh"
-N_RANKS = 13
-N_SUITS = 4
-N_CARDS = 52
-FULL_DECK = (1 << N_CARDS) - 1
 
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
-
-
-def card_index(rank: int, suit: int) -> int:
-    """Index of the card with ``rank`` (0 = ace … 12 = king) in ``suit`` (0..3)."""
-    return suit * N_RANKS + rank
-
-
-def rank_of(card: int) -> int:
-    return card % N_RANKS
-
-
-def suit_of(card: int) -> int:
-    return card // N_RANKS
-
-
-def card_value(card: int) -> int:
-    """Deadwood value: ace 1, two to nine face value, ten and faces 10."""
-    return min(rank_of(card) + 1, 10)
 
 
 def parse_card(token: str) -> int:
@@ -63,7 +47,7 @@ def parse_card(token: str) -> int:
 
 def format_card(card: int) -> str:
     if not 0 <= card < N_CARDS:
-        raise ValueError(f"card index {card} is outside 0..51")
+        raise ValueError(f"card index {card} is outside 0..{N_CARDS - 1}")
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
@@ -98,7 +82,7 @@ def mask_of(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:
         if not 0 <= card < N_CARDS:
-            raise ValueError(f"card index {card} is outside 0..51")
+            raise ValueError(f"card index {card} is outside 0..{N_CARDS - 1}")
         mask |= 1 << card
     return mask
 

@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import layout as L
-from .cards import card_value, parse_card, suit_of
-
-SPADES = 0
+from .cards import N_CARDS, SPADES, card_value, parse_card, suit_of
 
 # Enumerated fields: accepted names -> kernel codes.
 CHOICES: dict[str, dict[str, int]] = {
@@ -217,6 +215,11 @@ class Rules:
     def score_multiplier(self, upcard: int | str) -> int:
         card = parse_card(upcard) if isinstance(upcard, str) else upcard
         return 2 if self.spade_double and suit_of(card) == SPADES else 1
+
+    @property
+    def first_stock(self) -> int:
+        """Cards in the stock once the hands are dealt and the first upcard is turned (31 for two players)."""
+        return N_CARDS - self.players * self.hand_size - 1
 
 
 def field_names() -> list[str]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numba
 import numpy as np
 
 from ._kernels.layout import MAX_PARAMS
@@ -160,7 +161,7 @@ _CACHE: dict[tuple[str, ...], dict[str, LoadedFamily]] = {}
 
 def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
     """All strategy families found, by name."""
-    from ._kernels.engine_nb import DECIDE_SIGNATURE
+    from ._kernels.linking import DECIDE_SIGNATURE
 
     key = tuple(str(p) for p in extra_paths)
     if key not in _CACHE:
@@ -171,7 +172,7 @@ def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedF
             decide = getattr(module, "decide_nb", None)
             if not isinstance(family, Family) or decide is None:
                 raise ValueError(f"strategy file {path} must define FAMILY = Family(...) and decide_nb")
-            if DECIDE_SIGNATURE.args not in getattr(decide, "signatures", ()):
+            if not numba.config.DISABLE_JIT and DECIDE_SIGNATURE.args not in getattr(decide, "signatures", ()):
                 raise ValueError(f"strategy file {path}: decide_nb must be compiled with "
                                  "@njit(DECIDE_SIGNATURE, cache=True) (see oklasim/strategy_api.py)")
             if family.name in found and found[family.name].source != path:

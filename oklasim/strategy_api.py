@@ -24,9 +24,20 @@ from pathlib import Path
 
 import numba
 
-from ._kernels.engine_nb import DECIDE_SIGNATURE
-from ._kernels.kit_nb import (
+from ._kernels.cards_nb import (
     FULL_DECK,
+    N_CARDS,
+    N_RANKS,
+    N_SUITS,
+    card_index_nb,
+    card_value_nb,
+    count_cards_nb,
+    high_card_key_nb,
+    rank_of_nb,
+    suit_of_nb,
+    suit_pattern_nb,
+)
+from ._kernels.kit_nb import (
     OPPONENT_DEADWOOD_CARDS,
     OPPONENT_DRAWS_SCALE,
     allowed_discards_nb,
@@ -34,8 +45,6 @@ from ._kernels.kit_nb import (
     arrangement_exposure_nb,
     best_discard_nb,
     best_knock_nb,
-    card_value_nb,
-    count_cards_nb,
     deadwood_with_card_melded_nb,
     discard_danger_nb,
     expected_opponent_deadwood_nb,
@@ -62,13 +71,13 @@ from ._kernels.kit_nb import (
     random_card_nb,
     rank_count_nb,
     scored_discard_nb,
-    suit_pattern_nb,
     take_lowers_deadwood_nb,
     undercut_risk_nb,
     unseen_in_hands_fraction_nb,
     unseen_nb,
 )
 from ._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
+from ._kernels.linking import DECIDE_SIGNATURE
 from ._kernels.melds_nb import deadwood_after_discard_nb, deadwood_nb
 from .strategy import Family, Param
 
@@ -78,7 +87,7 @@ def cache_depends_on(*paths):
     """Cache the numba functions decorated in this block under a key of the given source files too.
 
     numba checks only a function's own file before it reuses cached code;
-    a function that links another file's kernel in (``advise_rollouts_nb.decide_function``)
+    a function that links another file's kernel in (``oklasim._kernels.linking.decide_function``)
     would keep running the old code after that file changed.
     """
     digest = hashlib.sha256()

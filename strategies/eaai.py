@@ -45,6 +45,7 @@ from oklasim.strategy_api import (
     D_KNOCK,
     D_TAKE_UPCARD,
     DECIDE_SIGNATURE,
+    N_CARDS,
     N_MEMORY,
     NO_CARD,
     V_BIG_GIN,
@@ -101,8 +102,8 @@ def repeated_discards_nb(view, drawn):
             if code == 0:
                 return mask
             code -= 1
-            if code // 52 == drawn:
-                mask |= 1 << (code % 52)
+            if code // N_CARDS == drawn:
+                mask |= 1 << (code % N_CARDS)
     return mask
 
 
@@ -113,7 +114,7 @@ def remember_pair_nb(view, drawn, discard):
         word = view[V_MEMORY + slot]
         for k in range(PAIRS_PER_SLOT):
             if (word >> (PAIR_BITS * k)) & PAIR_MASK == 0:
-                view[V_MEMORY + slot] = word | ((drawn * 52 + discard + 1) << (PAIR_BITS * k))
+                view[V_MEMORY + slot] = word | ((drawn * N_CARDS + discard + 1) << (PAIR_BITS * k))
                 return
 
 

@@ -88,6 +88,7 @@ from oklasim.strategy_api import (
     count_cards_nb,
     deadwood_after_discard_nb,
     deadwood_nb,
+    high_card_key_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
     mask_value_nb,
@@ -432,7 +433,7 @@ def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
         worth = hand_value_nb(hand ^ (BIT << card), dw, model, params, give_up, bounds[i])
         if params[DANGER_WEIGHT] != 0:
             worth += params[DANGER_WEIGHT] * meld_chance_nb(card, model)
-        key = (card % RANKS) * 4 + card // RANKS  # ties: the highest card
+        key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
     return best_card, best

@@ -3,9 +3,13 @@
 import os
 
 import pytest
+from hypothesis import settings
 
 from oklasim import batch
 from processes import descendants, wait_for
+
+# A few examples per property: for the kernels run in plain Python (tests/test_kernel_coverage.py).
+settings.register_profile("plain_python", max_examples=10, deadline=None)
 
 # multiprocessing's servers: idle, they exit when the test process does (their pipes close).
 SERVERS = ("multiprocessing.forkserver import main", "multiprocessing.resource_tracker import main")

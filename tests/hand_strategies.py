@@ -2,7 +2,7 @@
 
 from hypothesis import strategies as st
 
-N_CARDS = 52
+from oklasim.cards import N_CARDS, N_RANKS, N_SUITS
 
 
 def mask_of(cards) -> int:
@@ -21,8 +21,8 @@ def hands(min_size: int = 0, max_size: int = 11, pool=range(N_CARDS)):
 def dense_hands(draw, min_size: int = 10, max_size: int = 11):
     """Hands drawn from 5 to 7 adjacent ranks: many overlapping sets and runs."""
     width = draw(st.integers(5, 7))
-    low = draw(st.integers(0, 13 - width))
-    pool = [suit * 13 + rank for suit in range(4) for rank in range(low, low + width)]
+    low = draw(st.integers(0, N_RANKS - width))
+    pool = [suit * N_RANKS + rank for suit in range(N_SUITS) for rank in range(low, low + width)]
     return draw(hands(min_size, max_size, pool))
 
 

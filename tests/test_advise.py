@@ -348,7 +348,6 @@ def test_the_replayed_views_are_the_engines(opponent):
     """On the views rebuilt from the history, with its real cards, the opponent's decide gives its real answers."""
     from oklasim._kernels import advise_history_nb as H
     from oklasim._kernels import engine_nb as E
-    from oklasim._kernels import layout as L
     from oklasim.advise.history import parse_history, replay
     from oklasim.engine import kernel_rules, resolve_all, run_kernel
     from oklasim.strategy import resolve

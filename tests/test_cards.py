@@ -1,9 +1,13 @@
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hand_strategies import hands
 
+from oklasim._kernels import cards_nb as K
 from oklasim.cards import (
     FULL_DECK,
+    RANKS,
+    SUITS,
     card_value,
     cards_of,
     format_card,
@@ -65,3 +69,32 @@ def test_format_by_rank_and_bad_masks():
         format_hand(FULL_DECK + 1)
     with pytest.raises(ValueError, match="outside 0..51"):
         format_card(52)
+
+
+def test_kernel_card_helpers_agree_with_the_text():
+    """The kernels' deck (cards_nb) is the one the text spells: ranks, suits, spades, values."""
+    assert K.N_RANKS == len(RANKS) and K.N_SUITS == len(SUITS) and K.N_CARDS == K.N_RANKS * K.N_SUITS
+    for card in range(K.N_CARDS):
+        text = format_card(card)
+        assert RANKS[K.rank_of_nb(card)] == text[0] and SUITS[K.suit_of_nb(card)] == text[1]
+        assert K.card_index_nb(K.rank_of_nb(card), K.suit_of_nb(card)) == card
+        assert K.is_spade_nb(card) == (text[1] == "s")
+    assert K.MEAN_CARD_VALUE == sum(card_value(c) for c in range(K.N_CARDS)) / K.N_CARDS
+    assert K.FULL_DECK == FULL_DECK == mask_of(range(K.N_CARDS))
+
+
+def test_ties_go_to_the_highest_card():
+    """high_card_key_nb orders by rank, then suit index: every card once, kings of hearts last."""
+    by_key = sorted(range(K.N_CARDS), key=K.high_card_key_nb)
+    assert format_hand(mask_of(by_key[:5]), by_rank=True) == "As Ac Ad Ah 2s"
+    assert [format_card(c) for c in by_key[-2:]] == ["Kd", "Kh"]
+    assert sorted(K.high_card_key_nb(c) for c in range(K.N_CARDS)) == list(range(K.N_CARDS))
+
+
+@settings(deadline=None)  # the first example compiles the kernels
+@given(hands(0, 52))
+def test_card_counts_and_suit_patterns(mask):
+    assert K.count_cards_nb(np.int64(mask)) == mask.bit_count()
+    for suit in range(K.N_SUITS):
+        pattern = K.suit_pattern_nb(np.int64(mask), suit)
+        assert pattern == sum(1 << K.rank_of_nb(c) for c in cards_of(mask) if K.suit_of_nb(c) == suit)

@@ -10,6 +10,7 @@ from trace_checker import check_games
 from oklasim import engine, melds
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim._kernels.rng_nb import stream_state_nb
 from oklasim.cards import parse_card, parse_cards, parse_hand
 from oklasim.engine import IllegalDecision, play_situation, simulate
 from oklasim.rules import PRESETS, Rules
@@ -246,3 +247,22 @@ def test_situation_must_account_for_every_card():
     with pytest.raises(ValueError, match="missing from every place"):
         Situation(hands=good.hands, upcard=good.upcard, pile=good.pile, stock=tuple(parse_cards("Qd Jd")),
                   turn=0).check(Rules())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_deal_leaves_the_rules_first_stock(players):
+    rules = Rules(players=players)
+    board = E.new_board()
+    E.load_rules_nb(board, rules.to_array())
+    E.deal_nb(board, 0, 0, np.zeros(L.MAX_SEATS, dtype=np.int64), stream_state_nb(players, 0))
+    assert board[0, L.V_STOCK_LEFT] == rules.first_stock == 52 - players * rules.hand_size - 1
+
+
+def test_hand_record_fields_fill_their_slots_once():
+    """Each H_* field has its own slot (the per-seat ones MAX_SEATS wide), and N_HAND_FIELDS counts them."""
+    slots = []
+    for name in dir(L):
+        if name.startswith("H_"):
+            width = L.MAX_SEATS if name in ("H_SEAT_POINTS", "H_SEAT_DEADWOOD") else 1
+            slots += range(getattr(L, name), getattr(L, name) + width)
+    assert sorted(slots) == list(range(L.N_HAND_FIELDS))

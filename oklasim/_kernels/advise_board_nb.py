@@ -35,7 +35,7 @@ from .layout import (
     V_PASSED,
     V_TAKEN,
 )
-from .rng_nb import N_CARDS
+from .cards_nb import N_CARDS
 
 
 @njit(cache=True)

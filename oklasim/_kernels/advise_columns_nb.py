@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit
 
+from .cards_nb import MAX_CARD_VALUE, N_CARDS, card_value_nb
 from .engine_nb import knock_discards_nb
 from .kit_nb import BIT
 from .layout import (
@@ -35,7 +36,7 @@ from .layout import (
     V_PILE_SIZE,
     V_RULES,
 )
-from .melds_nb import card_value_nb, deadwood_nb, optimal_arrangements_nb
+from .melds_nb import deadwood_nb, optimal_arrangements_nb
 
 # -- candidate columns: one int64 row each ------------------------------------------------
 C_KIND = 0  # SHOWDOWN or ROLLOUT
@@ -124,7 +125,7 @@ def sensible_discards_nb(hand, allowed, limit, out):
         card = 0
         while (BIT << card) != low:
             card += 1
-        keys[n] = deadwood_nb(hand ^ low) * 4096 + (10 - card_value_nb(card)) * 256 + (51 - card)
+        keys[n] = deadwood_nb(hand ^ low) * 4096 + (MAX_CARD_VALUE - card_value_nb(card)) * 256 + (N_CARDS - 1 - card)
         cards[n] = card
         n += 1
     written = 0

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import float64, int64, njit, uint64
 
-from .engine_nb import DECIDE_TYPE, knock_discards_nb
+from .cards_nb import N_CARDS
+from .engine_nb import knock_discards_nb
 from .kit_nb import BIT
 from .layout import (
     D_DISCARD,
@@ -40,8 +41,9 @@ from .layout import (
     V_LAST_CHANCE,
     V_RULES,
 )
+from .linking import DECIDE_TYPE
 from .melds_nb import deadwood_nb
-from .rng_nb import N_CARDS, mix64_nb, next_state_nb
+from .rng_nb import mix64_nb, next_state_nb
 
 # -- one opponent turn: an int64 row -------------------------------------------------------------
 T_KIND = 0  # TURN_*

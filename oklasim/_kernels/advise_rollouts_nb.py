@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import float64, int64, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from .advise_columns_nb import (
     C_DEADWOOD,
@@ -30,10 +28,9 @@ from .advise_columns_nb import (
     SHOWDOWN,
 )
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
-from .advise_worlds_nb import deal_table_nb, sample_world_nb, template_nb, unseen_nb
+from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, template_nb
+from .cards_nb import N_CARDS
 from .engine_nb import (
-    DECIDE_SIGNATURE,
-    DECIDE_TYPE,
     ST_ERROR,
     ST_HANDS,
     after_draw_nb,
@@ -93,8 +90,9 @@ from .layout import (
     V_SIZE,
     V_STOCK_LEFT,
 )
+from .linking import DECIDE_SIGNATURE, DECIDE_TYPE
 from .melds_nb import deadwood_nb, layoff_deadwood_nb
-from .rng_nb import N_CARDS, next_state_nb, stream_state_nb
+from .rng_nb import HISTORY_REPLAYS, ROLLOUT_DECKS, ROLLOUT_SEAT_STREAMS, next_state_nb, stream_state_nb
 
 # -- results per world and column ---------------------------------------------------------
 O_POINTS = 0  # my points minus the opponents' (all of them, with 3-4 players) in this hand
@@ -128,42 +126,11 @@ def forced_nb(kind, view, params):
     return int64(params[F_TAKE])
 
 
-def decide_function(dispatcher):
-    """An intrinsic returning ``dispatcher`` as a first-class DECIDE_TYPE value inside numba code.
-
-    A jitted function that names a dispatcher as a value cannot be cached
-    (numba embeds the Python object's address). This builds the value from
-    the compiled code alone, linked statically, so the caller caches. The
-    caller's cache then holds a copy of ``dispatcher``'s code: key it on the
-    source of that code too (``oklasim.strategy_api.cache_depends_on``).
-    """
-
-    @intrinsic
-    def as_function(typingctx):
-        def codegen(context, builder, signature, args):
-            cres = dispatcher.get_compile_result(DECIDE_SIGNATURE)
-            llvoidptr = context.get_value_type(types.voidptr)
-            value = cgutils.create_struct_proxy(DECIDE_TYPE)(context, builder)
-            value.py_addr = llvoidptr(None)  # no Python object: the value is never boxed
-            pointer_type = context.get_value_type(DECIDE_TYPE.ftype)
-            wrapper = cgutils.get_or_insert_function(
-                builder.module, pointer_type.pointee, cres.fndesc.llvm_cfunc_wrapper_name
-            )
-            value.c_addr = builder.bitcast(wrapper, llvoidptr)
-            value.jit_addr = builder.bitcast(context.declare_function(builder.module, cres.fndesc), llvoidptr)
-            context.active_code_library.add_linking_library(cres.library)
-            return value._getvalue()
-
-        return DECIDE_TYPE(), codegen
-
-    return as_function
-
-
 # -- playing a column in a world --------------------------------------------------------------
 
 
 @njit(cache=True)
-def showdown_nb(board, column, opp_hand):
+def column_showdown_nb(board, column, opp_hand):
     """(outcome code, my points, the opponent's points) of a knock column against ``opp_hand``."""
     dw_knocker = column[C_DEADWOOD]
     gin = dw_knocker == 0
@@ -283,7 +250,7 @@ def run_samples_nb(
     known = np.zeros(MAX_SEATS, dtype=np.int64)
     need = np.zeros(MAX_SEATS, dtype=np.int64)
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
-    n_unseen = unseen_nb(view, unseen, known, need)
+    n_unseen = list_unseen_nb(view, unseen, known, need)
     n_stock = n_unseen
     for seat in range(players):
         n_stock -= need[seat]
@@ -298,9 +265,9 @@ def run_samples_nb(
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
     hand_out = np.zeros((MAX_HANDS_PER_GAME if game_mode else 0, N_HAND_FIELDS), dtype=np.int64)
     game_record = np.zeros(N_GAME_FIELDS, dtype=np.int64)
-    view_key = key ^ 0x2545F4914F6CDD1D
-    deck_key = key ^ 0x1B873593
-    history_key = key ^ 0x68E31DA4
+    view_key = key ^ ROLLOUT_SEAT_STREAMS
+    deck_key = key ^ ROLLOUT_DECKS
+    history_key = key ^ HISTORY_REPLAYS
     turns, snapshots, slip = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     weights[:] = -1.0
@@ -328,7 +295,7 @@ def run_samples_nb(
                 continue
             column = cand[c]
             if column[C_KIND] == SHOWDOWN and players == 2:  # settled at once: no need to play the draw
-                outcome, mine, theirs = showdown_nb(template, column, hands[opp])
+                outcome, mine, theirs = column_showdown_nb(template, column, hands[opp])
                 record[:] = 0
                 record[H_SEAT_POINTS + me] = mine
                 record[H_SEAT_POINTS + opp] = theirs

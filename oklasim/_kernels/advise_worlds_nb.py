@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
+from .cards_nb import N_CARDS
 from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
@@ -45,7 +46,7 @@ from .layout import (
     V_UPCARD,
 )
 from .melds_nb import deadwood_after_discard_nb, deadwood_nb
-from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
+from .rng_nb import below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
 
 # -- the played prior (``sample_world_nb``) ------------------------------------------------
 PRIOR_NO_KNOCK = 1  # drop worlds where the opponent could have knocked on its last turn
@@ -59,7 +60,7 @@ REPAIR_STEPS = 24
 
 
 @njit(cache=True)
-def unseen_nb(view, out, known, need):
+def list_unseen_nb(view, out, known, need):
     """The cards the seat cannot place, into ``out``; returns how many.
 
     ``known[s]`` gets the cards opponent ``s`` must hold: what it took from

@@ -8,7 +8,7 @@ reference-count updates per array argument of every call, which measured at
 most of the engine's time when state was spread over several arrays.
 
 Strategies are first-class numba functions of one fixed signature
-(``DECIDE_SIGNATURE``), one per seat, so a new strategy or new parameters
+(``linking.DECIDE_SIGNATURE``), one per seat, so a new strategy or new parameters
 never recompile the engine. Every answer is checked; an illegal one stops
 the run with the situation in the ``S_ERROR`` slots.
 """
@@ -16,9 +16,9 @@ the run with the situation in the ``S_ERROR`` slots.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, float64, int64, njit, types, uint64
-from numba.extending import intrinsic
+from numba import float64, int64, njit, uint64
 
+from .cards_nb import BIT, N_CARDS, card_value_nb, count_cards_nb, is_spade_nb
 from .layout import (
     ACE_GIN_ONLY,
     BIG_GIN,
@@ -148,12 +148,15 @@ from .layout import (
     V_UPCARD,
     WALL_FIFTIETH_CARD,
 )
-from .melds_nb import card_value_nb, deadwood_after_discard_nb, deadwood_nb, layoff_deadwood_nb, optimal_arrangements_nb
-from .rng_nb import N_CARDS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
-
-# The one signature every strategy's decision kernel has: (kind, view, params) -> answer.
-DECIDE_SIGNATURE = int64(int64, int64[::1], float64[::1])
-DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
+from .linking import DECIDE_TYPE, unmanaged_nb
+from .melds_nb import (
+    MAX_MELDS_IN_ARRANGEMENT,
+    deadwood_after_discard_nb,
+    deadwood_nb,
+    layoff_deadwood_nb,
+    optimal_arrangements_nb,
+)
+from .rng_nb import SEAT_STREAMS, below_nb, next_state_nb, shuffle_deck_nb, stream_state_nb
 
 # -- status array of a batch ---------------------------------------------------------------
 ST_GAMES = 0  # games finished
@@ -177,35 +180,9 @@ EV_SCORE = 10  # a = points, b = outcome
 EV_VOID = 11  # a = outcome (void or guard)
 TRACE_FIELDS = 6
 
-BIT = np.int64(1)
-
 
 def new_board() -> np.ndarray:
     return np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
-
-
-@intrinsic
-def _as_pointer(typingctx, address, like):
-    """An int address as a pointer to the element type of the array ``like``."""
-    pointer = types.CPointer(like.dtype)
-
-    def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], context.get_value_type(pointer))
-
-    return pointer(types.intp, like), codegen
-
-
-@njit(cache=True, inline="always")
-def unmanaged_nb(array):
-    """A view of a C-contiguous array without numba's reference counting.
-
-    Numba pays two atomic reference-count updates for every array argument
-    of every call; the board and its companions go through every step of a
-    hand, and their unmanaged views cut the engine's CPU time by about a
-    fifth (measured). The caller must keep ``array`` alive while the view is
-    in use: here they are arguments of the entry point or locals used after.
-    """
-    return carray(_as_pointer(array.ctypes.data, array), array.shape)
 
 
 @njit(cache=True, inline="always")
@@ -351,7 +328,7 @@ def start_hand_nb(board, dealer, hand_number, scores):
         view[V_HAND_NUMBER] = hand_number
         view[V_UPCARD] = upcard
         view[V_KNOCK_LIMIT] = limit
-        view[V_MULTIPLIER] = 2 if rule_nb(board, R_SPADE_DOUBLE) and upcard < 13 else 1
+        view[V_MULTIPLIER] = 2 if rule_nb(board, R_SPADE_DOUBLE) and is_spade_nb(upcard) else 1
         view[V_STOCK_LEFT] = N_CARDS - board[HIDDEN, S_STOCK_POS]
         view[V_DRAWN] = NO_CARD
         view[V_FORBIDDEN] = NO_CARD
@@ -365,7 +342,7 @@ def start_hand_nb(board, dealer, hand_number, scores):
 
 
 @njit(cache=True, inline="always")
-def pile_top_nb(board):
+def board_pile_top_nb(board):
     return board[0, V_PILE + board[0, V_PILE_SIZE] - 1]
 
 
@@ -459,8 +436,8 @@ def choose_arrangement_nb(board, deciders, params, knocker, arrangements, count)
     view = board[knocker]
     view[V_N_ARRANGEMENTS] = count
     for row in range(count):
-        for k in range(4):
-            view[V_ARRANGEMENTS + 4 * row + k] = arrangements[row, k]
+        for k in range(MAX_MELDS_IN_ARRANGEMENT):
+            view[V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * row + k] = arrangements[row, k]
     choice = deciders[knocker](D_ARRANGE, view, params[knocker])
     if choice < 0 or choice >= count:
         return illegal_nb(board, knocker, D_ARRANGE, choice), 0
@@ -483,7 +460,7 @@ def showdown_nb(board, deciders, params, knocker, big_gin, arrangements, trace, 
             return error
     melds = arrangements[choice]
     n_melds = 0
-    while n_melds < 4 and melds[n_melds] != 0:
+    while n_melds < MAX_MELDS_IN_ARRANGEMENT and melds[n_melds] != 0:
         if tracing:
             trace_nb(trace, status, board, knocker, EV_MELDS, melds[n_melds], 0)
         n_melds += 1
@@ -500,9 +477,7 @@ def showdown_nb(board, deciders, params, knocker, big_gin, arrangements, trace, 
             dw, laid = layoff_deadwood_nb(melds, n_melds, board[HIDDEN, S_HANDS + seat])
         if tracing:
             trace_nb(trace, status, board, seat, EV_LAYOFF, laid, dw)
-        while laid:
-            laid &= laid - 1
-            laid_total += 1
+        laid_total += count_cards_nb(laid)
         pair_outcome, knocker_points, seat_points = score_pair_nb(board, knocker_dw, dw, gin, big_gin, multiplier)
         # An undercut by anyone marks the hand; otherwise the knocker's result does.
         if pair_outcome == OUT_UNDERCUT or outcome == OUT_TIE:
@@ -584,7 +559,7 @@ def knock_nb(board, deciders, params, seat, knock, arrangements, trace, status):
 @njit(cache=True)
 def last_chance_nb(board, deciders, params, seat, arrangements, trace, status):
     """Fiftieth-card rule: ``seat`` may take the last discard only to knock; else the hand is void."""
-    top = pile_top_nb(board)
+    top = board_pile_top_nb(board)
     keep = board[HIDDEN, S_HANDS + seat]
     set_hand_nb(board, seat, keep | (BIT << top))  # show the seat the hand it would have
     forbidden = top if rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
@@ -782,7 +757,7 @@ def settle_game_nb(board, scores, boxes, game_record):
 def seed_views_nb(board, seed, game):
     """Each seat's private random stream for one game, independent of the deck's."""
     for seat in range(MAX_SEATS):
-        board[seat, V_RNG] = np.int64(stream_state_nb(uint64(seed) ^ uint64(0x5EA7), game * MAX_SEATS + seat))
+        board[seat, V_RNG] = np.int64(stream_state_nb(uint64(seed) ^ uint64(SEAT_STREAMS), game * MAX_SEATS + seat))
 
 
 @njit(cache=True)
@@ -879,7 +854,7 @@ def play_games_nb(decide0, decide1, decide2, decide3, params, rules, seed, first
     board = unmanaged_nb(owner)
     load_rules_nb(board, rules)
     board[HIDDEN, S_TRACING] = 1 if trace.shape[0] > 0 else 0
-    arrangements_owner = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements_owner = np.zeros((MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
     arrangements = unmanaged_nb(arrangements_owner)
     params = unmanaged_nb(params)
     hand_out = unmanaged_nb(hand_out)
@@ -920,7 +895,7 @@ def play_situation_nb(decide0, decide1, decide2, decide3, params, board, trace, 
     The hand record is left in the board's S_RECORD slots.
     """
     deciders = (decide0, decide1, decide2, decide3)
-    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements = np.zeros((MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
     error = play_hand_nb(board, deciders, params, arrangements, trace, status)
     status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
     return error

@@ -38,10 +38,24 @@ from .layout import (
     V_TAKEN,
     V_UPCARD,
 )
-from .melds_nb import card_value_nb, deadwood_after_discard_nb, deadwood_nb, hand_value_nb, layable_nb
+from .cards_nb import (
+    BIT,
+    FULL_DECK,
+    MEAN_CARD_VALUE,
+    N_RANKS,
+    N_SUITS,
+    RANK_MASK,
+    TOP_RANK,
+    card_index_nb,
+    card_value_nb,
+    count_cards_nb,
+    high_card_key_nb,
+    rank_of_nb,
+    suit_of_nb,
+    suit_pattern_nb,
+)
+from .melds_nb import deadwood_after_discard_nb, deadwood_nb, hand_value_nb, layable_nb
 from .rng_nb import below_nb, next_state_nb
-
-BIT = np.int64(1)
 
 
 @njit(cache=True)
@@ -56,18 +70,6 @@ def rand_below_nb(view, n):
 def rand_unit_nb(view):
     """A uniform float in [0, 1) from the seat's own stream."""
     return rand_below_nb(view, 1 << 30) / float(1 << 30)
-
-
-@njit(cache=True, inline="always")
-def count_cards_nb(mask):
-    """Cards in a mask: a branch-free bit count (card masks are below 2**52, so signed shifts are safe)."""
-    x = mask - ((mask >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
 
 
 @njit(cache=True)
@@ -96,7 +98,7 @@ def highest_card_nb(mask):
     card = 0
     while rest:
         if rest & 1:
-            key = (card % 13) * 4 + card // 13
+            key = high_card_key_nb(card)
             if key > best_key:
                 best, best_key = card, key
         rest >>= 1
@@ -129,9 +131,9 @@ def highest_deadwood_card_nb(hand, allowed):
     Ranks are tried from the top, so the usual answer costs a few evaluations.
     """
     total = deadwood_nb(hand)
-    for rank in range(12, -1, -1):
-        for suit in range(3, -1, -1):
-            card = suit * 13 + rank
+    for rank in range(TOP_RANK, -1, -1):
+        for suit in range(N_SUITS - 1, -1, -1):
+            card = card_index_nb(rank, suit)
             bit = BIT << card
             if allowed & hand & bit and deadwood_nb(hand ^ bit) + card_value_nb(card) == total:
                 return card
@@ -161,9 +163,6 @@ def allowed_discards_nb(view):
 
 # -- Shared by the strategy library (strategies/*.py) ------------------------------------
 # Everything below reads only the seat's view and its own random stream.
-
-FULL_DECK = (BIT << 52) - 1
-RANK_MASK = np.int64(0x1FFF)
 
 
 @njit(cache=True)
@@ -227,24 +226,18 @@ def knock_deadwood_nb(view):
 
 
 @njit(cache=True)
-def suit_pattern_nb(mask, suit):
-    """The 13-bit rank pattern of ``mask`` in ``suit`` (bit r = rank r held)."""
-    return (mask >> (13 * suit)) & RANK_MASK
-
-
-@njit(cache=True)
 def rank_count_nb(mask, rank):
     """How many cards of ``rank`` the mask holds."""
     count = 0
-    for suit in range(4):
-        count += (mask >> (13 * suit + rank)) & 1
+    for suit in range(N_SUITS):
+        count += (mask >> card_index_nb(rank, suit)) & 1
     return count
 
 
 @njit(cache=True)
 def in_any_meld_nb(hand, card):
     """True when ``card`` is part of some meld (set or run) of ``hand | card``: the EAAI simple player's take test."""
-    rank, suit = card % 13, card // 13
+    rank, suit = rank_of_nb(card), suit_of_nb(card)
     hand = hand | (BIT << card)
     if rank_count_nb(hand, rank) >= 3:
         return True
@@ -262,11 +255,11 @@ def deadwood_with_card_melded_nb(hand, card):
     set and every run of the hand that contains the card (a handful).
     """
     best = np.int64(1 << 30)
-    rank, suit = card % 13, card // 13
+    rank, suit = rank_of_nb(card), suit_of_nb(card)
     same_rank = np.int64(0)
-    for s in range(4):
-        if (hand >> (13 * s + rank)) & 1:
-            same_rank |= BIT << (13 * s + rank)
+    for s in range(N_SUITS):
+        if (hand >> card_index_nb(rank, s)) & 1:
+            same_rank |= BIT << card_index_nb(rank, s)
     n_rank = count_cards_nb(same_rank)
     if n_rank >= 3:
         if n_rank == 4:
@@ -285,11 +278,11 @@ def deadwood_with_card_melded_nb(hand, card):
     while low > 0 and (pattern >> (low - 1)) & 1:
         low -= 1
     high = rank
-    while high < 12 and (pattern >> (high + 1)) & 1:
+    while high < TOP_RANK and (pattern >> (high + 1)) & 1:
         high += 1
     for a in range(low, rank + 1):
         for b in range(max(rank, a + 2), high + 1):
-            run = ((BIT << (b - a + 1)) - 1) << (13 * suit + a)
+            run = ((BIT << (b - a + 1)) - 1) << card_index_nb(a, suit)
             best = min(best, deadwood_nb(hand & ~run))
     return best
 
@@ -340,10 +333,10 @@ def meld_outs_nb(hand):
     s3 = suit_pattern_nb(hand, 3)
     twice = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
     outs = np.int64(0)
-    for suit in range(4):
+    for suit in range(N_SUITS):
         p = suit_pattern_nb(hand, suit)
         run = ((p >> 1) & (p >> 2)) | ((p << 1) & (p >> 1)) | ((p << 1) & (p << 2))
-        outs |= ((run | twice) & ~p & RANK_MASK) << (13 * suit)
+        outs |= ((run | twice) & ~p & RANK_MASK) << (N_RANKS * suit)
     return outs
 
 
@@ -352,9 +345,9 @@ def neighbours_nb(mask):
     """Cards of the same rank as a card of ``mask``, or of its suit within two ranks (the mask excluded)."""
     ranks = suit_pattern_nb(mask, 0) | suit_pattern_nb(mask, 1) | suit_pattern_nb(mask, 2) | suit_pattern_nb(mask, 3)
     near = np.int64(0)
-    for suit in range(4):
+    for suit in range(N_SUITS):
         p = suit_pattern_nb(mask, suit)
-        near |= ((ranks | (p << 1) | (p >> 1) | (p << 2) | (p >> 2)) & RANK_MASK) << (13 * suit)
+        near |= ((ranks | (p << 1) | (p >> 1) | (p << 2) | (p >> 2)) & RANK_MASK) << (N_RANKS * suit)
     return near & ~mask
 
 
@@ -489,7 +482,7 @@ def scored_discard_nb(view, allowed, outs_weight, danger_weight, slack, safe_wei
             score += danger_weight * discard_danger_nb(card, known, unseen)
         if safe & bit:
             score -= safe_weight
-        key = (card % 13) * 4 + card // 13
+        key = high_card_key_nb(card)
         if score < best or (score == best and key > best_key):
             best, best_card, best_key = score, card, key
     return best_card
@@ -512,7 +505,7 @@ def expected_opponent_deadwood_nb(view):
     """
     unseen = unseen_nb(view)
     n = count_cards_nb(unseen)
-    mean_value = hand_value_nb(unseen) / n if n > 0 else 85.0 / 13.0
+    mean_value = hand_value_nb(unseen) / n if n > 0 else MEAN_CARD_VALUE
     return OPPONENT_DEADWOOD_CARDS * mean_value * np.exp(-opponent_draws_nb(view) / OPPONENT_DRAWS_SCALE)
 
 

@@ -4,6 +4,9 @@ Kernels read the packed rules through these names; ``oklasim.rules`` packs
 them. Plain module-level ints, which numba treats as compile-time constants.
 """
 
+from .cards_nb import N_CARDS
+from .melds_nb import MAX_MELDS_IN_ARRANGEMENT
+
 R_PLAYERS = 0
 R_HAND_SIZE = 1
 R_OKLAHOMA = 2
@@ -52,7 +55,7 @@ D_KNOCK = 2  # a card of V_KNOCK_DISCARDS to knock with, BIG_GIN (if V_BIG_GIN),
 D_DISCARD = 3  # the card to discard (held, not V_FORBIDDEN)
 D_ARRANGE = 4  # index of the knocker's arrangement among V_N_ARRANGEMENTS
 N_DECISIONS = 5
-BIG_GIN = 52  # the D_KNOCK answer "lay all 11 cards, no discard"
+BIG_GIN = N_CARDS  # the D_KNOCK answer "lay all 11 cards, no discard" (not a card index)
 NO_CARD = -1
 
 # -- A player's view: everything that seat may know, one int64 row per seat ------------
@@ -83,44 +86,12 @@ V_PASSED = 32  # 4 slots: 1 if the seat passed the first upcard
 V_MEMORY = 36  # 8 slots the strategy may use freely; zeroed at each deal
 N_MEMORY = 8
 V_RULES = 44  # N_RULE_FIELDS slots: the packed rules
-V_PILE = V_RULES + N_RULE_FIELDS  # 52 slots: the discard pile, bottom first
+V_PILE = V_RULES + N_RULE_FIELDS  # N_CARDS slots: the discard pile, bottom first
 MAX_ARRANGEMENTS = 32
-V_ARRANGEMENTS = V_PILE + 52  # MAX_ARRANGEMENTS x 4 meld masks (at D_ARRANGE)
-V_SIZE = V_ARRANGEMENTS + 4 * MAX_ARRANGEMENTS
+V_ARRANGEMENTS = V_PILE + N_CARDS  # MAX_ARRANGEMENTS x MAX_MELDS_IN_ARRANGEMENT meld masks (at D_ARRANGE)
+V_SIZE = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS
 MAX_SEATS = 4
 MAX_PARAMS = 16
-
-# -- The engine's board: rows 0..3 are the seats' views, row HIDDEN what no seat sees ----
-HIDDEN = MAX_SEATS
-BOARD_ROWS = MAX_SEATS + 1
-S_DEALER = 0
-S_TURN = 1  # seat to act
-S_PHASE = 2
-S_OFFERS = 3  # first-upcard offers made so far
-S_STOCK_POS = 4  # index in S_DECK of the top of the stock
-S_FIRST_TAKER = 5
-S_GAME = 6
-S_TRACING = 7  # 1 when events are written to the trace
-S_HANDS = 8  # MAX_SEATS slots: every hand
-S_DECK = 12  # 52 slots: the deck order of this hand
-S_RULES = S_DECK + 52  # N_RULE_FIELDS slots
-S_RECORD = S_RULES + N_RULE_FIELDS  # N_HAND_FIELDS slots: the hand record being filled
-S_ERROR = S_RECORD + 25  # 9 slots: E_* code, seat, kind, answer, hand, game, hand number, forbidden, knock mask
-
-PHASE_OFFER = 0  # the first upcard is being offered round the table
-PHASE_FORCED_STOCK = 1  # all passed: the seat left of the dealer must draw from the stock
-PHASE_DRAW = 2  # a normal turn
-PHASE_DONE = 3
-
-# -- Hand outcomes ----------------------------------------------------------------------
-OUT_KNOCK = 0
-OUT_GIN = 1
-OUT_BIG_GIN = 2
-OUT_UNDERCUT = 3
-OUT_VOID = 4
-OUT_GUARD = 5
-OUT_TIE = 6  # equal deadwood scored nothing (tie_rule no_score)
-OUTCOME_NAMES = ("knock", "gin", "big_gin", "undercut", "void", "guard", "tie")
 
 # -- Hand records: one int64 row per hand -----------------------------------------------
 H_GAME = 0
@@ -142,7 +113,40 @@ H_FIRST_TAKER = 15  # seat that took the first upcard, -1 if all passed
 H_PLAYERS = 16
 H_SEAT_POINTS = 17  # 4 slots: points each seat scored in the hand
 H_SEAT_DEADWOOD = 21  # 4 slots: each seat's deadwood at the end (after layoffs)
-N_HAND_FIELDS = 25
+N_HAND_FIELDS = H_SEAT_DEADWOOD + MAX_SEATS
+
+# -- The engine's board: rows 0..3 are the seats' views, row HIDDEN what no seat sees ----
+HIDDEN = MAX_SEATS
+BOARD_ROWS = MAX_SEATS + 1
+S_DEALER = 0
+S_TURN = 1  # seat to act
+S_PHASE = 2
+S_OFFERS = 3  # first-upcard offers made so far
+S_STOCK_POS = 4  # index in S_DECK of the top of the stock
+S_FIRST_TAKER = 5
+S_GAME = 6
+S_TRACING = 7  # 1 when events are written to the trace
+S_HANDS = 8  # MAX_SEATS slots: every hand
+S_DECK = S_HANDS + MAX_SEATS  # N_CARDS slots: the deck order of this hand
+S_RULES = S_DECK + N_CARDS  # N_RULE_FIELDS slots
+S_RECORD = S_RULES + N_RULE_FIELDS  # N_HAND_FIELDS slots: the hand record being filled
+S_ERROR = S_RECORD + N_HAND_FIELDS  # ERROR_FIELDS slots (see illegal_nb in engine_nb)
+ERROR_FIELDS = 9  # E_* code, seat, kind, answer, hand, game, hand number, forbidden, knock mask
+
+PHASE_OFFER = 0  # the first upcard is being offered round the table
+PHASE_FORCED_STOCK = 1  # all passed: the seat left of the dealer must draw from the stock
+PHASE_DRAW = 2  # a normal turn
+PHASE_DONE = 3
+
+# -- Hand outcomes ----------------------------------------------------------------------
+OUT_KNOCK = 0
+OUT_GIN = 1
+OUT_BIG_GIN = 2
+OUT_UNDERCUT = 3
+OUT_VOID = 4
+OUT_GUARD = 5
+OUT_TIE = 6  # equal deadwood scored nothing (tie_rule no_score)
+OUTCOME_NAMES = ("knock", "gin", "big_gin", "undercut", "void", "guard", "tie")
 
 # -- Game records -----------------------------------------------------------------------
 G_GAME = 0
@@ -154,13 +158,12 @@ G_GUARD = 5  # 1 if the game hit the hand-count guard
 G_SCORES = 6  # 4 slots: points from hands
 G_TOTALS = 10  # 4 slots: with box, game and shutout bonuses
 G_BOXES = 14  # 4 slots: hands won
-N_GAME_FIELDS = 18
+N_GAME_FIELDS = G_BOXES + MAX_SEATS
 MAX_HANDS_PER_GAME = 1000
 
-assert S_ERROR + 9 <= V_SIZE and N_HAND_FIELDS == 25
+assert S_ERROR + ERROR_FIELDS <= V_SIZE  # the hidden row is a board row: its slots must fit
 
 # -- Status codes of the engine ---------------------------------------------------------
 E_NONE = 0
 E_ILLEGAL = 1  # a strategy's answer was not legal (details in the S_ERROR slots)
 E_BUFFER = 2  # the output buffers are full (not an error: the caller resumes)
-ERROR_FIELDS = 9

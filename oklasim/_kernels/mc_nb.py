@@ -43,7 +43,7 @@ from .layout import (
     V_SEAT,
     V_SIZE,
 )
-from .rng_nb import next_state_nb, stream_state_nb
+from .rng_nb import MC_WORLDS, next_state_nb, stream_state_nb
 
 # -- parameters of the mc strategy (the order of its Family params) -----------------------
 P_SAMPLES = 0
@@ -133,7 +133,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         return answer_nb(kind, view, cand[0])
     state = next_state_nb(uint64(view[V_RNG]))
     view[V_RNG] = np.int64(state)
-    key = np.int64(stream_state_nb(state, 7) >> uint64(1))
+    key = np.int64(stream_state_nb(state, MC_WORLDS) >> uint64(1))
     samples = max(int64(params[P_SAMPLES]), 1)
     out = np.zeros((samples, n, N_OUT), dtype=np.int64)
     active = np.ones(n, dtype=np.int64)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cards_nb import N_RANKS, N_SUITS, RANK_MASK
 from .tables import NO_DISCARD, ROW_RUN_DEADWOOD, ROW_RUN_DEADWOOD_DROP, ROW_VALUE, all_melds, suit_tables
 
 # Module-level tables are frozen into the compiled code as constants. Passed
@@ -29,23 +30,16 @@ RUN_DEADWOOD_DROP = _SUIT_TABLES[ROW_RUN_DEADWOOD_DROP].copy()
 SUIT_VALUE = _SUIT_TABLES[ROW_VALUE].copy()
 ALL_MELDS = all_melds()
 
-SUIT_MASK = 0x1FFF
 MAX_MELDS_IN_ARRANGEMENT = 4  # 4 * 3 = 12 cards: more than any hand holds
-
-
-@njit(cache=True, inline="always")
-def card_value_nb(card):
-    """Deadwood value of a card index: ace 1, two to nine their face, ten and faces 10."""
-    return min(card % 13 + 1, 10)
 
 
 @njit(cache=True, inline="always")
 def suits_nb(mask):
     return (
-        mask & SUIT_MASK,
-        (mask >> 13) & SUIT_MASK,
-        (mask >> 26) & SUIT_MASK,
-        (mask >> 39) & SUIT_MASK,
+        mask & RANK_MASK,
+        (mask >> N_RANKS) & RANK_MASK,
+        (mask >> 2 * N_RANKS) & RANK_MASK,
+        (mask >> 3 * N_RANKS) & RANK_MASK,
     )
 
 
@@ -264,8 +258,8 @@ def optimal_arrangements_nb(mask, out):
 @njit(cache=True, inline="always")
 def run_suit_nb(meld):
     """Suit of a run, or -1 for a set."""
-    for suit in range(4):
-        if meld == ((meld >> (13 * suit)) & SUIT_MASK) << (13 * suit):
+    for suit in range(N_SUITS):
+        if meld == ((meld >> (N_RANKS * suit)) & RANK_MASK) << (N_RANKS * suit):
             return suit
     return -1
 
@@ -284,7 +278,7 @@ def layable_nb(knocker_melds, n_knocker, cards):
         suit = run_suit_nb(meld)
         if suit < 0:
             continue
-        shift = 13 * suit
+        shift = N_RANKS * suit
         pattern = meld >> shift
         low = pattern & -pattern
         step = low >> 1
@@ -292,7 +286,7 @@ def layable_nb(knocker_melds, n_knocker, cards):
             laid |= step << shift
             step >>= 1
         step = pattern + low  # the rank just above the run
-        while step & SUIT_MASK and cards & (step << shift):
+        while step & RANK_MASK and cards & (step << shift):
             laid |= step << shift
             step <<= 1
     for k in range(n_knocker):
@@ -301,7 +295,7 @@ def layable_nb(knocker_melds, n_knocker, cards):
             continue
         s0, s1, s2, s3 = suits_nb(meld)
         rank_bit = s0 | s1 | s2 | s3
-        missing = (rank_bit | (rank_bit << 13) | (rank_bit << 26) | (rank_bit << 39)) & ~meld
+        missing = (rank_bit | (rank_bit << N_RANKS) | (rank_bit << 2 * N_RANKS) | (rank_bit << 3 * N_RANKS)) & ~meld
         laid |= missing & cards
     return laid
 

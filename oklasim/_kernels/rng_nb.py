@@ -11,10 +11,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from .cards_nb import N_CARDS
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX_2 = np.uint64(0x94D049BB133111EB)
-N_CARDS = 52
+
+# -- Stream salts: XORed into a key so that two uses of one key draw independent streams ----------
+# The values are part of every recorded result (same seed, same games): never change them.
+SEAT_STREAMS = 0x5EA7  # run seed -> the seats' private streams (V_RNG), apart from the deck's
+ROLLOUT_SEAT_STREAMS = 0x2545F4914F6CDD1D  # advise world key -> the seats' streams in a rollout
+ROLLOUT_DECKS = 0x1B873593  # advise world key -> the decks of the hands after the rollout's (game mode)
+HISTORY_REPLAYS = 0x68E31DA4  # advise world key -> the opponent's random draws replayed to weigh the history
+MC_WORLDS = 7  # an index, not a salt: stream 7 of the mc seat's own state keys its sampled worlds
 
 
 @njit(cache=True, inline="always")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-N_RANKS = 13
-N_SUITS = 4
+from .cards_nb import N_RANKS, N_SUITS, rank_value
+
 SUIT_PATTERNS = 1 << N_RANKS
 NO_DISCARD = 1_000  # sentinel deadwood for "no card left to discard" (fits int16)
 
@@ -21,10 +21,6 @@ NO_DISCARD = 1_000  # sentinel deadwood for "no card left to discard" (fits int1
 ROW_RUN_DEADWOOD = 0  # least deadwood of the pattern using runs only
 ROW_RUN_DEADWOOD_DROP = 1  # least run-only deadwood after removing one card
 ROW_VALUE = 2  # total card value of the pattern
-
-
-def rank_value(rank: int) -> int:
-    return min(rank + 1, 10)
 
 
 def _run_only_deadwood() -> np.ndarray:

@@ -14,13 +14,8 @@ from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
 
-FIRST_STOCK = 31  # the stock after the deal and the upcard (two players)
+FIRST_STOCK = Rules(players=2).first_stock  # the stock after the deal and the upcard, two players
 SEAT_NAMES = {"me": 0, "opponent": 1, "left": 1, "across": 2, "right": -1}  # right: the seat before mine
-
-
-def first_stock(rules: Rules) -> int:
-    """The stock after the deal and the upcard."""
-    return N_CARDS - rules.players * rules.hand_size - 1
 
 
 @dataclass(frozen=True)
@@ -212,7 +207,7 @@ def read_position(
     # The moment. A full stock means nobody has drawn from it yet; cards may still have changed hands
     # through the pile. `passed` (passes of the first upcard) matters only where the first turn is certain.
     inferred_dealer = None
-    fresh = derived == first_stock(rules) and not opp_took
+    fresh = derived == rules.first_stock and not opp_took
     if n > 2:  # the first turn is read from the pile alone: the upcard, offered round the table
         moment = "after_draw" if drawn else "draw"
         if not drawn and fresh and (up is None or pile_cards == (up,)):
@@ -367,7 +362,7 @@ def view_of(position: Position, history=None) -> np.ndarray:
     upcard = p.upcard if p.upcard is not None else placeholder_upcard(p.rules, p.knock_limit)
     taken[0] = 0 if p.took is None else 1 << p.took
     taken[1:n] = [t | k for t, k in zip(p.opponents_took, p.opponents_known)]
-    draws = first_stock(p.rules) - p.stock + sum(int(t).bit_count() for t in taken)
+    draws = p.rules.first_stock - p.stock + sum(int(t).bit_count() for t in taken)
     if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == FIRST_STOCK and n == 2):
         passes = p.passed
     elif p.moment == "after_draw" and p.stock == FIRST_STOCK - 1 and len(p.pile) == 1 and p.took is None and n == 2:

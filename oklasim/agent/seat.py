@@ -17,7 +17,7 @@ import numpy as np
 from .._kernels import engine_nb as E
 from .._kernels import layout as L
 from .._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
-from .._kernels.rng_nb import stream_state_nb
+from .._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
 from ..cards import N_CARDS, format_hand
 from ..engine import DECISION_NAMES, stream_key
 from ..rules import Rules
@@ -112,7 +112,7 @@ class SeatView:
         else:
             self.hand_number += 1
         if self._fresh_rng:  # the seat's own random stream runs on across the hands of a game, as in the engine
-            state = stream_state_nb(np.uint64(self.key) ^ np.uint64(0x5EA7), self.game * L.MAX_SEATS + seat)
+            state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
             self.view[L.V_RNG] = np.uint64(state).astype(np.int64)
             self._fresh_rng = False
         rng = self.view[L.V_RNG]
