@@ -16,14 +16,14 @@ you can". Gin (and big gin when allowed) is always taken; with knock limit 0
 only gin is legal anyway. Under the fiftieth-card rule the last discard is
 taken to knock by the same rule.
 
-Presets, measured by ``oklasim run experiments/knock_thresholds_reduced.toml``
-(800 deals per knock limit, rule and opponent, each limit dealt its own
-upcards; seeds 2026/2027; whole games to 100, 1,000 per seating):
+Presets, measured by ``oklasim run experiments/knock_thresholds.toml`` (the
+full study: 2,500 deals per knock limit, rule and opponent, each limit dealt
+its own upcards; seeds 2026/2027; whole games to 100, 4,000 per seating):
 ``seeds_mix``, the rule per limit best against the panel mix (greedy,
 defensive, threshold:gin_only, threshold:early_then_gin, expert) under the
-seeds rules, wins 46.0% [43.8%, 48.2%] of games against ``expert`` where
-knocking at once wins 35.0% [32.9%, 37.1%], and 39.5% [37.3%, 41.6%] against
-``defensive`` (35.1% at once); ``seeds_maxmin`` is the best worst case over
+seeds rules, wins 44.9% [43.8%, 46.0%] of games against ``expert`` where
+knocking at once wins 34.4% [33.3%, 35.4%], and 41.0% [39.9%, 42.1%] against
+``defensive`` (36.1% at once); ``seeds_maxmin`` is the best worst case over
 that panel, ``seeds_equilibrium`` the main rule of the equilibrium of the
 rule game; ``ub25_mix`` is ``seeds_mix`` for an undercut bonus of 25.
 """
@@ -57,13 +57,13 @@ FAMILY = Family(
         for limit in LIMITS
     ),
     presets={  # the default (every at_L = 1099) is knocking at once
-        "seeds_mix": {"at_2": 99, "at_3": 1003, "at_4": 99, "at_5": 1005, "at_6": 1007, "at_7": 1009, "at_8": 1009,
-                      "at_9": 1007, "at_10": 1007},
-        "seeds_maxmin": {"at_2": 99, "at_3": 1003, "at_4": 1003, "at_5": 1005, "at_6": 1009, "at_7": 1005,
-                         "at_8": 1009, "at_9": 1009, "at_10": 1007},
-        "seeds_equilibrium": {"at_2": 99, "at_4": 99, "at_5": 405, "at_6": 1009, "at_7": 1009, "at_8": 1009,
-                              "at_9": 1009, "at_10": 1009},
-        "ub25_mix": {"at_2": 99, "at_3": 1003, "at_4": 99, "at_5": 1003, "at_6": 1003, "at_7": 1005, "at_8": 1003,
+        "seeds_mix": {"at_2": 99, "at_3": 1003, "at_4": 1005, "at_5": 1005, "at_6": 1007, "at_7": 1007,
+                      "at_8": 1007, "at_9": 1007, "at_10": 1007},
+        "seeds_maxmin": {"at_2": 105, "at_3": 1005, "at_4": 1005, "at_5": 1005, "at_6": 1005, "at_7": 1005,
+                         "at_8": 1007, "at_9": 1007, "at_10": 1007},
+        "seeds_equilibrium": {"at_2": 99, "at_3": 1005, "at_4": 1005, "at_5": 1007, "at_6": 1009, "at_7": 1009,
+                              "at_8": 1009, "at_9": 1009},
+        "ub25_mix": {"at_2": 99, "at_3": 99, "at_4": 99, "at_5": 1003, "at_6": 1003, "at_7": 1005, "at_8": 1005,
                      "at_9": 1005, "at_10": 1005},
     },
 )
