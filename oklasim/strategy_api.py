@@ -25,10 +25,12 @@ from pathlib import Path
 import numba
 
 from ._kernels.cards_nb import (
+    BIT,
     FULL_DECK,
     N_CARDS,
     N_RANKS,
     N_SUITS,
+    RANK_MASK,
     card_index_nb,
     card_value_nb,
     count_cards_nb,

@@ -61,6 +61,7 @@ from numba import njit
 
 from oklasim.strategy_api import (
     BIG_GIN,
+    BIT,
     D_ARRANGE,
     D_DISCARD,
     D_DRAW,
@@ -68,7 +69,9 @@ from oklasim.strategy_api import (
     D_TAKE_UPCARD,
     DECIDE_SIGNATURE,
     N_MEMORY,
+    N_RANKS,
     NO_CARD,
+    RANK_MASK,
     R_HAND_SIZE,
     R_TARGET_SCORE,
     V_BIG_GIN,
@@ -151,13 +154,10 @@ LATE_THRESHOLD = 13
 MAX_UNDERCUT_RISK = 14
 LAY_SAFE = 15
 
-BIT = np.int64(1)
 # V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
 # its own answer in the first two of the same view when it hands a decision over to expert.
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
-RANKS = 13
-RANK_BITS = (BIT << RANKS) - 1
-RANK_COLUMN = BIT | BIT << RANKS | BIT << 2 * RANKS | BIT << 3 * RANKS  # the four cards of the lowest rank
+RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four cards of the lowest rank
 # Bounds are compared with this margin, so that rounding can never set aside the best discard.
 BOUND_MARGIN = 1e-9
 
@@ -269,9 +269,9 @@ def meld_partners_value_nb(hand, card):
     A set holds cards of its rank; a run, cards of its suit joined to it
     through consecutive ranks. Bit-parallel: no loops, no branches.
     """
-    rank, suit = card % RANKS, card // RANKS
+    rank, suit = card % N_RANKS, card // N_RANKS
     same_rank = card_value_nb(card) * count_cards_nb(hand & (RANK_COLUMN << rank))
-    pattern = (hand >> (suit * RANKS)) & RANK_BITS
+    pattern = (hand >> (suit * N_RANKS)) & RANK_MASK
     up = pattern >> (rank + 1)
     above = ((up ^ (up + 1)) >> 1) << (rank + 1)  # the ones just above the rank
     gaps = ~pattern & ((BIT << rank) - 1)  # below the rank, smeared down from the highest gap
@@ -286,8 +286,8 @@ def meld_partners_value_nb(hand, card):
 @njit(cache=True, inline="always")
 def deadwood_floor_nb(hand, dw):
     """At most the deadwood of ``hand`` (deadwood ``dw``) less any one card: a card removed saves at most its value."""
-    ranks = (hand | hand >> RANKS | hand >> 2 * RANKS | hand >> 3 * RANKS) & RANK_BITS
-    top = RANKS - 1
+    ranks = (hand | hand >> N_RANKS | hand >> 2 * N_RANKS | hand >> 3 * N_RANKS) & RANK_MASK
+    top = N_RANKS - 1
     while top > 0 and not ranks >> top & 1:
         top -= 1
     return dw - card_value_nb(top)
@@ -354,9 +354,9 @@ def hand_value_nb(hand, dw, model, params, give_up=np.inf, bound=0.0):
 @njit(cache=True, inline="always")
 def rank_partner_nb(suit, rank, model):
     """Chance that the card of ``rank`` in ``suit`` is in the opponent's hand (0 off the ends of the suit)."""
-    if rank < 0 or rank >= RANKS:
+    if rank < 0 or rank >= N_RANKS:
         return 0.0
-    return held_chance_nb(BIT << (suit * RANKS + rank), model)
+    return held_chance_nb(BIT << (suit * N_RANKS + rank), model)
 
 
 @njit(cache=True)
@@ -366,7 +366,7 @@ def meld_chance_nb(card, model):
     A set needs two of the three other cards of the rank; a run two
     neighbours in a row of its suit (ranks -2 -1, -1 +1 or +1 +2).
     """
-    rank, suit = card % RANKS, card // RANKS
+    rank, suit = card % N_RANKS, card // N_RANKS
     a = rank_partner_nb((suit + 1) % 4, rank, model)
     b = rank_partner_nb((suit + 2) % 4, rank, model)
     c = rank_partner_nb((suit + 3) % 4, rank, model)

@@ -7,20 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import format_hand
+from ..stats import Estimate
 from .position import Position, seat_name
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its confidence interval."""
-
-    mean: float
-    low: float
-    high: float
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ from .._kernels import engine_nb as E
 from .._kernels import layout as L
 from ..cards import format_card, format_hand
 from ..engine import IllegalDecision, raise_illegal, stream_key
+from ..stats import Estimate
 from ..strategy import Strategy, resolve
 from .request import Request
-from .result import Advice, Candidate, Estimate
+from .result import Advice, Candidate
 from .worlds import worlds_for
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
@@ -122,7 +123,7 @@ def _interval(mean: float, squares: float, weight: float, ess: float, z: float) 
         half = z * math.sqrt(max(squares, 0.0) * ess / (ess - 1)) / weight
     else:
         half = math.inf
-    return Estimate(float(mean), float(mean - half), float(mean + half))
+    return Estimate(float(mean), float(mean - half), float(mean + half), int(ess))
 
 
 def _split(lo: int, hi: int, parts: int) -> list[tuple[int, int]]:
@@ -337,10 +338,10 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
     if knock:
         share = tally.undercuts[c] / weight
         half = z * math.sqrt(max(share * (1 - share), 0.0) / max(tally.ess(c), 1.0))
-        undercut = Estimate(share, max(share - half, 0.0), min(share + half, 1.0))
+        undercut = Estimate(share, max(share - half, 0.0), min(share + half, 1.0), int(tally.ess(c)))
     win = tally.estimate(1, c, z) if game_mode else None
     if win is not None:
-        win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0))
+        win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0), win.n)
     outcomes = tally.outcomes[c] / weight
     return Candidate(
         action="knock" if knock else ("decline" if column[C.C_PRE] == C.PRE_DECLINE else "continue"),
