@@ -49,22 +49,19 @@ def _map(function, arguments: list[tuple], workers: int | None) -> list:
         return []
     if workers is None:
         workers = os.cpu_count() or 1
-    executor, abandon, close, _ = make_executor(arguments[0][0], workers)
+    backend = make_executor(arguments[0][0], workers)
     results: list = [None] * len(arguments)
     try:
-        if executor is None:
-            results = [function(*args) for args in arguments]
-        else:
-            pending = {executor.submit(function, *args): i for i, args in enumerate(arguments)}
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    results[pending.pop(future)] = future.result()
+        pending = {backend.executor.submit(function, *args): i for i, args in enumerate(arguments)}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                results[pending.pop(future)] = future.result()
     except BaseException:
-        abandon()  # a pool that saw an interrupt or a crash is not reused
+        backend.abandon()  # a pool that saw an interrupt or a crash is not reused
         raise
     finally:
-        close()
+        backend.close()
     return results
 
 
