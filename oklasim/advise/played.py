@@ -9,7 +9,6 @@ from .._kernels import layout as L
 from ..cards import format_card, format_hand
 from ..engine import kernel_rules, resolve_all, run_kernel
 from ..rules import Rules
-from .position import FIRST_STOCK
 
 
 def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_only: bool = True,
@@ -30,7 +29,7 @@ def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_o
         who = "me" if seat == 0 else "opp"
         if event == E.EV_DEAL:
             if h["game"] != game:
-                h = {"game": game, "hands": [0, 0], "pile": [], "took": [0, 0], "stock": FIRST_STOCK, "passes": 0,
+                h = {"game": game, "hands": [0, 0], "pile": [], "took": [0, 0], "stock": rules.first_stock, "passes": 0,
                      "stock_draws": [0, 0], "turns": []}
             h["hands"][seat] = a
         elif event == E.EV_UPCARD:

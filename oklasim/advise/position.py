@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +16,6 @@ from .._kernels import layout as L
 from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from ..rules import Rules
 
-FIRST_STOCK = Rules(players=2).first_stock  # the stock after the deal and the upcard, two players
 SEAT_NAMES = {"me": 0, "opponent": 1, "left": 1, "across": 2, "right": -1}  # right: the seat before mine
 
 
@@ -26,8 +27,8 @@ class Position:
     knock_limit: int
     upcard: int | None
     pile: tuple[int, ...]  # bottom first
-    opponent_took: int  # mask, as given
-    opponent_known: int  # mask of cards the opponent must hold now
+    opponents_took: tuple[int, ...]  # per opponent, from my left (seat 1 on): masks as given
+    opponents_known: tuple[int, ...]  # per opponent: what it must hold now
     took: int | None  # the card the player just took from the pile
     stock: int
     scores: tuple[int, ...] | None  # mine, then the opponents' from my left
@@ -35,12 +36,20 @@ class Position:
     dealer: int  # 0 = me, then the opponents from my left (1 = the opponent of two players)
     rules: Rules
     moment: str  # "after_draw", "draw", "offer" or "forced_stock"
-    opponents_took: tuple[int, ...] = ()  # per opponent, from my left (seat 1 on): masks as given
-    opponents_known: tuple[int, ...] = ()  # per opponent: what it must hold now
 
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def opponent_took(self) -> int:
+        """What the opponents took, all together (a mask)."""
+        return functools.reduce(operator.or_, self.opponents_took, 0)
+
+    @property
+    def opponent_known(self) -> int:
+        """What the opponents must hold now, all together (a mask)."""
+        return functools.reduce(operator.or_, self.opponents_known, 0)
 
     @property
     def unseen(self) -> int:
@@ -216,7 +225,7 @@ def read_position(
             inferred_dealer = (n - 1 - passed) % n  # I am offered it after `passed` seats from the dealer's left
     elif drawn:
         moment = "after_draw"
-        if took_card is None and derived == FIRST_STOCK:  # the 11th card came from the pile
+        if took_card is None and derived == rules.first_stock:  # the 11th card came from the pile
             if up is None or not hand_mask >> up & 1 or opp_took:
                 raise ValueError("with 11 cards and a full stock you took a card from the pile: name it (took)")
             took_card = up
@@ -224,11 +233,11 @@ def read_position(
             if passed > 1:
                 raise ValueError("both players passed: the first draw is from the stock")
             inferred_dealer = 1 if passed == 0 else 0  # the non-dealer is offered the upcard first
-        elif derived == FIRST_STOCK and opp_took == (1 << up if up is not None else -1) and not pile_cards:
+        elif derived == rules.first_stock and opp_took == (1 << up if up is not None else -1) and not pile_cards:
             if passed > 1:  # the opponent took the upcard, and I its first discard
                 raise ValueError("the opponent took the upcard: at most one player (you) passed it")
             inferred_dealer = 0 if passed == 0 else 1
-        elif took_card is None and derived == FIRST_STOCK - 1 and up is not None and pile_cards == (up,) \
+        elif took_card is None and derived == rules.first_stock - 1 and up is not None and pile_cards == (up,) \
                 and not opp_took:
             inferred_dealer = 1  # both passed and I, the non-dealer, drew the first card of the stock
     elif fresh and (up is None or pile_cards == (up,)):  # the upcard is on offer
@@ -241,7 +250,7 @@ def read_position(
         inferred_dealer = 1 if passed in (0, 2) else 0
     else:
         moment = "draw"
-        if derived == FIRST_STOCK and up is not None and opp_took == 1 << up and len(pile_cards) == 1:
+        if derived == rules.first_stock and up is not None and opp_took == 1 << up and len(pile_cards) == 1:
             if passed > 1:  # the opponent took the upcard and discarded
                 raise ValueError("the opponent took the upcard: at most one player (you) passed it")
             inferred_dealer = 0 if passed == 0 else 1
@@ -276,9 +285,6 @@ def read_position(
             who = "the opponent" if n == 2 else seat_name(seat, n)
             raise ValueError(f"{who} would hold {known.bit_count()} known cards ({format_hand(known)}), more "
                              f"than {size}")
-    known = 0
-    for k in known_by_seat:
-        known |= k
     score_pair = None
     if scores is not None:
         score_pair = tuple(int(s) for s in scores)
@@ -294,8 +300,8 @@ def read_position(
         knock_limit=knock_limit,
         upcard=up,
         pile=pile_cards,
-        opponent_took=opp_took,
-        opponent_known=known,
+        opponents_took=tuple(groups),
+        opponents_known=tuple(known_by_seat),
         took=took_card,
         stock=derived,
         scores=score_pair,
@@ -303,8 +309,6 @@ def read_position(
         dealer=dealer_seat,
         rules=rules,
         moment=moment,
-        opponents_took=tuple(groups),
-        opponents_known=tuple(known_by_seat),
     )
 
 
@@ -363,9 +367,9 @@ def view_of(position: Position, history=None) -> np.ndarray:
     taken[0] = 0 if p.took is None else 1 << p.took
     taken[1:n] = [t | k for t, k in zip(p.opponents_took, p.opponents_known)]
     draws = p.rules.first_stock - p.stock + sum(int(t).bit_count() for t in taken)
-    if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == FIRST_STOCK and n == 2):
+    if p.moment in ("offer", "forced_stock") or (p.took is not None and p.stock == p.rules.first_stock and n == 2):
         passes = p.passed
-    elif p.moment == "after_draw" and p.stock == FIRST_STOCK - 1 and len(p.pile) == 1 and p.took is None and n == 2:
+    elif p.moment == "after_draw" and p.stock == p.rules.first_stock - 1 and len(p.pile) == 1 and p.took is None and n == 2:
         passes = 2  # both passed and I drew the first card of the stock
     else:
         passes = 0  # not known

@@ -20,7 +20,7 @@ from .._kernels import advise_worlds_nb as W
 from .._kernels import layout as L
 from ..cards import N_CARDS, mask_of
 from .history import parse_history, replay
-from .position import FIRST_STOCK, Position, card_list, one_card, read_position, rules_of, view_of
+from .position import Position, card_list, one_card, read_position, rules_of, view_of
 from .request import Request
 
 PRIORS = ("played", "uniform")
@@ -42,7 +42,7 @@ def world_prior(position: Position, prior: str, opponent_draws: int | None = Non
 
 def estimated_opponent_draws(position: Position) -> int:
     """The opponent's stock draws this hand, if the turns so far alternated (your own pile takes unknown)."""
-    stock_draws = FIRST_STOCK - position.stock
+    stock_draws = position.rules.first_stock - position.stock
     if position.moment == "after_draw" and position.took is None:
         stock_draws -= 1  # your draw of this turn
     turns = stock_draws + position.opponent_known.bit_count()
