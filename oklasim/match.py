@@ -66,6 +66,8 @@ class MatchResult:
     # A's paired net points on each deal, averaged over the seatings (hands mode): for paired comparisons
     # across matches on the same deals, e.g. a tuned strategy and its default against one opponent.
     deal_nets: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # A's share of the wins of each game over the seatings (games mode): 1 won in every seat, 0 in none.
+    game_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def variance_reduction(self) -> float:
@@ -90,7 +92,7 @@ class MatchResult:
 
     @classmethod
     def from_dict(cls, data: dict) -> MatchResult:
-        """The inverse of ``as_dict`` (``variance_reduction`` is derived again; ``deal_nets`` is not stored)."""
+        """The inverse of ``as_dict`` (``variance_reduction`` is derived again; the per-deal arrays are not stored)."""
         return cls(
             a=Side.from_dict(data["a"]),
             b=Side.from_dict(data["b"]),
@@ -197,6 +199,9 @@ def match(
                             np.concatenate([g["n"].to_numpy() for g in per_game]) * players)
     every = pl.concat(frames)
     every_game = pl.concat(game_frames) if games is not None else None
+    game_wins = None
+    if games is not None:  # game g of every seating is dealt alike; A sits in seat ``seating``
+        game_wins = np.mean([g.sort("game")["winner"].to_numpy() == seat for seat, g in enumerate(game_frames)], axis=0)
     void = int(every["outcome"].is_in(["void", "guard"]).sum())
     return MatchResult(
         a=_side(sa.name, every, every_game, lambda seat: seat == pl.col("seating"), players),
@@ -210,6 +215,7 @@ def match(
         seed=seed,
         rules=rules.to_dict(),
         deal_nets=deal_nets,
+        game_wins=game_wins,
     )
 
 

@@ -1,14 +1,17 @@
 """Tuning a strategy family's parameters against a panel of opponents, and confirming the result.
 
 The objective of a candidate (a family with concrete parameter values) is
-its mean paired points/hand difference over the panel: against each
-opponent it plays ``oklasim.match`` on the same deals in every seating, and
-the opponents' figures are averaged with equal weight.
+its mean paired result over the panel: against each opponent it plays
+``oklasim.match`` on the same deals in every seating, and the opponents'
+figures are averaged with equal weight. The result is, by ``objective``,
+the points/hand difference on independent hands (``points``) or the share
+of games to the rules' target score won (``games``, a deal then being a
+game seed: game ``g`` is dealt alike in every seating).
 
 Search: Optuna's TPE sampler proposes candidates one at a time; each plays
-a race of rungs, rung ``k`` ending at ``hands_per_rung * 2**k`` deals per
-opponent, and after every rung but the last Optuna's successive halving
-pruner stops it unless it is in the better half of the candidates that
+a race of rungs, rung ``k`` ending at ``hands_per_rung * 2**k`` deals
+(hands or games) per opponent, and after every rung but the last Optuna's
+successive halving pruner stops it unless it is in the better half of the candidates that
 reached that rung. Every candidate plays the same deals at a rung, so they
 are compared on common cards. The study lives in an Optuna journal file in
 the tune's folder; an interrupted tune rerun with the same arguments
@@ -44,7 +47,7 @@ from optuna.trial import TrialState
 
 from .match import match
 from .rules import PRESETS, Rules
-from .stats import Estimate, paired_difference
+from .stats import Estimate, mean_ci, paired_difference
 from .storage import atomic_write_bytes
 from .strategy import Param, Strategy, families, resolve
 
@@ -57,6 +60,11 @@ REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; r
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
 _SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
+# What a candidate's result on one deal is, per objective (the report's wording).
+OBJECTIVES = {
+    "points": "the paired points/hand difference against each opponent",
+    "games": "the share of games to the target score won against each opponent, over the seatings of each game",
+}
 _RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
 
 
@@ -141,15 +149,19 @@ class TuneSpec:
     dimensions: tuple[Dimension, ...]
     fixed: tuple[tuple[str, float], ...]
     seed: int
-    hands_per_rung: int
+    hands_per_rung: int  # deals: hands, or games under the games objective
     rungs: int
     strategy_paths: tuple[str, ...] = ()
+    objective: str = "points"
 
     @classmethod
     def create(cls, family: str, against: Sequence[str], rules: Rules | None = None,
                params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
-               seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = ()):
+               seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = (),
+               objective: str = "points"):
         paths = tuple(str(p) for p in strategy_paths)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         if hands_per_rung < 2:
@@ -164,7 +176,7 @@ class TuneSpec:
         if len({r.canonical() for r in resolved}) < len(panel):
             raise ValueError(f"an opponent is named twice in the panel: {', '.join(against)}")
         return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
-                   int(hands_per_rung), int(rungs), paths)
+                   int(hands_per_rung), int(rungs), paths, objective)
 
     def identity(self) -> dict:
         """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
@@ -174,14 +186,19 @@ class TuneSpec:
             # in a strategy file makes another study
             "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
             "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
-            "hands_per_rung": self.hands_per_rung, "rungs": self.rungs,
+            "hands_per_rung": self.hands_per_rung, "rungs": self.rungs, "objective": self.objective,
         }
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:10]
 
+    @property
+    def unit(self) -> str:
+        """What a deal is under the objective."""
+        return "games" if self.objective == "games" else "deals"
+
     def rung_deals(self) -> list[int]:
-        """Deals per opponent a candidate has played by the end of each rung."""
+        """Deals (hands or games) per opponent a candidate has played by the end of each rung."""
         return [self.hands_per_rung * REDUCTION_FACTOR**k for k in range(self.rungs)]
 
     def search_seed(self, rung: int, opponent: int) -> int:
@@ -217,6 +234,15 @@ def panel_mean(estimates: Sequence[Estimate]) -> Estimate:
     return Estimate(mean, mean - half, mean + half, sum(e.n for e in estimates))
 
 
+def play(spec: TuneSpec, strategy: Strategy, opponent: int, deals: int, seed: int,
+         workers: int | None) -> np.ndarray:
+    """The strategy's result on each deal against a panel opponent, in the objective's terms."""
+    games = spec.objective == "games"
+    result = match(strategy, spec.panel[opponent], spec.rules, hands=None if games else deals,
+                   games=deals if games else None, seed=seed, workers=workers, strategy_paths=spec.strategy_paths)
+    return result.game_wins if games else result.deal_nets
+
+
 def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
     """Play a trial's candidate rung after rung, reporting to Optuna; raises TrialPruned when it stops it."""
     values = {
@@ -228,10 +254,8 @@ def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
     nets: list[list[np.ndarray]] = [[] for _ in spec.panel]
     played = 0
     for rung, deals in enumerate(spec.rung_deals()):
-        for i, opponent in enumerate(spec.panel):
-            result = match(candidate, opponent, spec.rules, hands=deals - played, seed=spec.search_seed(rung, i),
-                           workers=workers, strategy_paths=spec.strategy_paths)
-            nets[i].append(result.deal_nets)
+        for i in range(len(spec.panel)):
+            nets[i].append(play(spec, candidate, i, deals - played, spec.search_seed(rung, i), workers))
         played = deals
         value = float(np.mean([np.concatenate(n).mean() for n in nets]))
         trial.report(value, played)
@@ -337,7 +361,7 @@ def run_trial(spec: TuneSpec, study: optuna.Study, workers: int | None) -> None:
 
 @dataclass(frozen=True)
 class OpponentFigures:
-    """Against one opponent, on the held-out deals: each side's paired edge and the tuned one's gain."""
+    """Against one opponent, on the held-out deals: each side's paired result and the tuned one's gain."""
 
     name: str
     tuned: Estimate
@@ -358,10 +382,9 @@ def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int |
     figures = []
     for i, opponent in enumerate(tqdm(spec.panel, desc="held-out check", unit=" opponent",
                                          disable=None if progress else True)):
-        mine, theirs = (match(s, opponent, spec.rules, hands=deals, seed=spec.held_out_seed(i), workers=workers,
-                              strategy_paths=spec.strategy_paths) for s in (tuned, baseline))
-        gain = paired_difference(mine.deal_nets, theirs.deal_nets)  # the same deals: the luck cancels
-        figures.append(OpponentFigures(opponent, mine.diff_points_per_hand, theirs.diff_points_per_hand, gain))
+        mine, theirs = (play(spec, s, i, deals, spec.held_out_seed(i), workers) for s in (tuned, baseline))
+        gain = paired_difference(mine, theirs)  # the same deals: the luck cancels
+        figures.append(OpponentFigures(opponent, mean_ci(mine), mean_ci(theirs), gain))
     return tuple(figures)
 
 
@@ -369,8 +392,13 @@ def _rules_name(rules: Rules) -> str:
     return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
 
 
-def _signed(e: Estimate) -> str:
-    return f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"
+def _signed(e: Estimate, objective: str, gain: bool = False) -> str:
+    """Points/hand, or games won in percent (a gain in percentage points)."""
+    if objective == "points":
+        return f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"
+    if gain:
+        return f"{100 * e.mean:+.2f} pp [{100 * e.low:+.2f}, {100 * e.high:+.2f}]"
+    return f"{100 * e.mean:.2f}% [{100 * e.low:.2f}, {100 * e.high:.2f}]"
 
 
 def _number(value: float) -> str:
@@ -415,7 +443,7 @@ class TuneResult:
         return {
             "spec": self.spec.identity(), "strategy": self.strategy, "values": self.values,
             "baseline_values": self.baseline_values, "trials": self.trials,
-            "objective": "mean over the panel of the paired points/hand difference against each opponent",
+            "objective": f"mean over the panel of {OBJECTIVES[self.spec.objective]}",
             "held_out_deals_per_opponent": self.held_out_deals, "tuned": self.tuned.as_dict(),
             "baseline": self.baseline.as_dict(), "gain": self.gain.as_dict(),
             "opponents": [o.as_dict() for o in self.opponents], "seeds": self.seeds(), "seconds": self.seconds,
@@ -423,8 +451,13 @@ class TuneResult:
         }
 
     def _rows(self) -> list[tuple[str, str, str, str]]:
-        rows = [(o.name, _signed(o.tuned), _signed(o.baseline), _signed(o.gain)) for o in self.opponents]
-        return rows + [("panel mean", _signed(self.tuned), _signed(self.baseline), _signed(self.gain))]
+        kind = self.spec.objective
+        rows = [(o.name, o.tuned, o.baseline, o.gain) for o in self.opponents]
+        rows.append(("panel mean", self.tuned, self.baseline, self.gain))
+        return [(name, _signed(a, kind), _signed(b, kind), _signed(g, kind, gain=True)) for name, a, b, g in rows]
+
+    def _figures(self) -> str:
+        return "paired points/hand vs the opponent" if self.spec.objective == "points" else "games won"
 
     def _header(self) -> str:
         t, s = self.trials, self.spec
@@ -437,27 +470,29 @@ class TuneResult:
             lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
                          f"  {_number(d.low)}..{_number(d.high)}")
         lines.append(f"  tuned strategy: {self.strategy}")
-        lines.append(f"held-out check on {self.held_out_deals:,} fresh deals per opponent, each in every seating "
-                     "(paired points/hand vs the opponent, 95% intervals):")
+        lines.append(f"held-out check on {self.held_out_deals:,} fresh {self.spec.unit} per opponent, each in every "
+                     f"seating ({self._figures()}, 95% intervals):")
         lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
         lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
-        deals = self.spec.rung_deals()[-1]
-        lines.append(f"best candidate: trial {self.trials['best']}, search objective "
-                     f"{self.trials['search_value']:+.3f} on {deals:,} deals per opponent ({self.seconds:.1f} s)")
+        deals, value = self.spec.rung_deals()[-1], self.trials["search_value"]
+        shown = f"{value:+.3f}" if self.spec.objective == "points" else f"{100 * value:.2f}% of games won"
+        lines.append(f"best candidate: trial {self.trials['best']}, search objective {shown} on {deals:,} "
+                     f"{self.spec.unit} per opponent ({self.seconds:.1f} s)")
         return "\n".join(lines)
 
     def markdown(self) -> str:
         s = self.spec
         lines = [f"# Tuning `{s.family}`", "", self._header() + ".", "",
-                 "Objective: the mean over the panel of the paired points/hand difference against each opponent "
+                 f"Objective: the mean over the panel of {OBJECTIVES[s.objective]} "
                  "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
-                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} deals per opponent.", "",
+                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.unit} per opponent.", "",
                  "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
         lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
                   f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]
         lines += ["", f"Tuned strategy: `{self.strategy}`", "",
-                  f"Held-out check on {self.held_out_deals:,} fresh deals per opponent (seeds the search never used), "
-                  "points/hand with 95% intervals:", "", "| opponent | tuned | default | gain |", "|---|---|---|---|"]
+                  f"Held-out check on {self.held_out_deals:,} fresh {s.unit} per opponent (seeds the search never "
+                  f"used), {self._figures()} with 95% intervals:", "",
+                  "| opponent | tuned | default | gain |", "|---|---|---|---|"]
         lines += [f"| {name} | {a} | {b} | {g} |" for name, a, b, g in self._rows()]
         return "\n".join(lines) + "\n"
 
@@ -468,14 +503,16 @@ class TuneResult:
 def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget: int = 20, seed: int = 0,
          params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
          out: str | Path | None = None, workers: int | None = None, hands_per_rung: int = 1000, rungs: int = 4,
-         held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False) -> TuneResult:
+         held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False,
+         objective: str = "points") -> TuneResult:
     """Tune ``family`` against the panel ``against``; see the module doc and ``run_tune``.
 
     ``params`` names the parameters to search (None: the declared range;
     a (low, high) pair narrows it), by default every parameter with a range;
     ``fixed`` sets others.
     """
-    spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths)
+    spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths,
+                           objective)
     return run_tune(spec, budget, out, workers, held_out, progress)
 
 

@@ -169,6 +169,7 @@ def cli(*args):
         (["tiny", "--against", "greedy", "--rungs", "0"], "at least 1"),
         (["tiny", "--against", "greedy", "--held-out", "0"], "at least 2"),
         (["tiny", "--against", "greedy", "--rules", "nosuch"], "neither a preset"),
+        (["tiny", "--against", "greedy", "--objective", "wins"], "unknown objective 'wins'"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(args, message, tmp_path):
