@@ -1,12 +1,16 @@
 """What each part of the expert strategy is worth: switch it off, replay the very same deals, compare.
 
     python benchmarks/expert_ablation.py [--hands 20000] [--seed 2027]
+    python benchmarks/expert_ablation.py --games 10000      # games won instead
 
 For each rules preset and its reference opponent (``eaai`` under the
 ``eaai`` rules, ``defensive`` under ``seeds``), every deal is played by the
 full expert and by each ablated version, both seatings, against the same
 opponent; the worth of a part is the full expert's paired result minus the
-ablated one's, deal by deal, with its 95% interval.
+ablated one's, deal by deal, with its 95% interval. With ``--games`` every
+line plays whole games to the target score instead, and a part's worth is
+the share of games won (both seatings of each game seed) it adds, in
+percentage points.
 """
 
 from __future__ import annotations
@@ -44,18 +48,30 @@ ABLATIONS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--games", type=int, help="play this many games to the target score instead of hands")
     parser.add_argument("--seed", type=int, default=2027)
     args = parser.parse_args()
-    print(f"expert_ablation: {args.hands:,} deals x 2 seatings per line, seed {args.seed}, {machine_load()}")
+    games = args.games is not None
+    count, unit = (args.games, "games") if games else (args.hands, "deals")
+    scale, figure = (100, "pp of games won") if games else (1, "points/hand")
+
+    def per_deal(name: str, opponent: str, rules: Rules) -> np.ndarray:
+        """The strategy's result on each deal: its share of the game won, or its paired net points."""
+        result = match(name, opponent, rules=rules, hands=None if games else count, games=count if games else None,
+                       seed=args.seed, workers=1)
+        return scale * (result.game_wins if games else result.deal_nets)
+
+    print(f"expert_ablation: {count:,} {unit} x 2 seatings per line, seed {args.seed}, {machine_load()}")
     for preset, opponent in SETTINGS.items():
         rules = Rules.preset(preset)
-        full = match("expert", opponent, rules=rules, hands=args.hands, seed=args.seed, workers=1)
-        d = full.diff_points_per_hand
-        print(f"\n{preset} rules, against {opponent}: expert {d.mean:+.2f} [{d.low:+.2f}, {d.high:+.2f}] points/hand")
+        full = per_deal("expert", opponent, rules)
+        d = mean_ci(full)
+        sign = "" if games else "+"  # a share of games is no edge over the opponent
+        print(f"\n{preset} rules, against {opponent}: expert {d.mean:{sign}.2f} [{d.low:{sign}.2f}, "
+              f"{d.high:{sign}.2f}] {'% of games won' if games else 'points/hand'}")
         for label, name in ABLATIONS.items():
-            ablated = match(name, opponent, rules=rules, hands=args.hands, seed=args.seed, workers=1)
-            worth = mean_ci(np.asarray(full.deal_nets) - np.asarray(ablated.deal_nets))
-            print(f"  {label:<52} worth {worth.mean:+.2f} [{worth.low:+.2f}, {worth.high:+.2f}] points/hand")
+            worth = mean_ci(full - per_deal(name, opponent, rules))
+            print(f"  {label:<52} worth {worth.mean:+.2f} [{worth.low:+.2f}, {worth.high:+.2f}] {figure}", flush=True)
 
 
 if __name__ == "__main__":

@@ -42,9 +42,12 @@ it does not collect).
   can override the stage: with ``finish_points`` it knocks whenever legal
   when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34]
   percentage points of games won against ``eaai``; from 20 on, a loss).
-  Knocking because an opponent is close measured 0.15-0.35 points/hand and
-  0.6-3.0 percentage points of games won worse against ``eaai``, so it is
-  not offered.
+  Other score rules measured worse in games won against ``eaai`` (paired
+  games, ``experiments/tune_expert_games/``), so none is offered: knocking
+  whenever legal because an opponent is close (0.6-3.0 percentage points
+  worse), or late with deadwood <= 3 when it is within 10 or 20 points of
+  the target (-0.44, -1.11); no gin-only stage when 35 or 50 points ahead
+  (-0.76, -0.26); gin only when 30 or 50 behind (-0.19, -0.14).
   Under the fiftieth-card rule the last discard is taken by the same rule.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 

@@ -9,7 +9,10 @@ rules, tried here before any of them joins ``expert``:
 
 * ahead of every opponent by ``lead_points`` or more: the late stage never
   ends, and its threshold is ``lead_threshold`` (small, safe knocks);
-* behind by ``trail_points`` or more: gin only, early draws included.
+* behind by ``trail_points`` or more: gin only, early draws included;
+* an opponent within ``close_points`` of the target: the late stage never
+  ends, and its threshold is ``close_threshold`` (end the hand before it
+  ends the game).
 
     oklasim tune expert_score --strategy-path experiments/tune_expert_games/strategies --against eaai --rules eaai \
         --objective games ...
@@ -67,38 +70,43 @@ FAMILY = Family(
         Param("lead_points", NEVER, 0, NEVER, "ahead by this many points: no gin-only stage"),
         Param("lead_threshold", 10, 0, 10, "ahead: after the early draws, knock only with deadwood <= this"),
         Param("trail_points", NEVER, 0, NEVER, "behind by this many points: gin only"),
+        Param("close_points", 0, 0, NEVER, "an opponent this close to the target: no gin-only stage"),
+        Param("close_threshold", 10, 0, 10, "then, after the early draws, knock only with deadwood <= this"),
     ),
 )
 EARLY_DRAWS, FINISH_POINTS, GIN_AFTER_DRAWS, LATE_THRESHOLD, MAX_UNDERCUT_RISK = 0, 1, 2, 3, 4
-LEAD_POINTS, LEAD_THRESHOLD, TRAIL_POINTS = 5, 6, 7
+LEAD_POINTS, LEAD_THRESHOLD, TRAIL_POINTS, CLOSE_POINTS, CLOSE_THRESHOLD = 5, 6, 7, 8, 9
 
 
 @njit(cache=True)
-def lead_nb(view):
-    """Our game score less the best other one."""
+def best_other_score_nb(view):
     seat = view[V_SEAT]
     best = -(1 << 30)
     for other in range(view[V_PLAYERS]):
         if other != seat:
             best = max(best, view[V_SCORES + other])
-    return view[V_SCORES + seat] - best
+    return best
 
 
 @njit(cache=True)
 def knock_nb(view, params):
     if view[V_BIG_GIN]:
         return BIG_GIN
-    draws, lead = view[V_MY_DRAWS], lead_nb(view)
-    finishing = view[V_RULES + R_TARGET_SCORE] - view[V_SCORES + view[V_SEAT]] <= params[FINISH_POINTS]
+    draws, target, other = view[V_MY_DRAWS], view[V_RULES + R_TARGET_SCORE], best_other_score_nb(view)
+    lead = view[V_SCORES + view[V_SEAT]] - other
+    finishing = target - view[V_SCORES + view[V_SEAT]] <= params[FINISH_POINTS]
     trailing = -lead >= params[TRAIL_POINTS]
     leading = lead >= params[LEAD_POINTS]
+    close = target - other < params[CLOSE_POINTS]
     anyway = finishing or (draws <= params[EARLY_DRAWS] and not trailing)
-    gin_only = not anyway and (trailing or (draws > params[GIN_AFTER_DRAWS] and not leading))
+    gin_only = not anyway and (trailing or (draws > params[GIN_AFTER_DRAWS] and not (leading or close)))
     if gin_only and deadwood_after_discard_nb(view[V_HAND]) > 0:
         return NO_CARD
     least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     if least > 0 and not anyway:
-        threshold = params[LEAD_THRESHOLD] if leading else params[LATE_THRESHOLD]
+        threshold = params[LATE_THRESHOLD]
+        if draws > params[GIN_AFTER_DRAWS]:  # past the late stage only by a score rule: the strictest applies
+            threshold = min(params[LEAD_THRESHOLD] if leading else 10, params[CLOSE_THRESHOLD] if close else 10)
         if gin_only or least > threshold:
             return NO_CARD
         if undercut_risk_nb(view, least) > params[MAX_UNDERCUT_RISK]:
