@@ -8,6 +8,7 @@ from oklasim._kernels import layout as L
 from oklasim.cards import parse_card, parse_hand
 from oklasim.match import match
 from oklasim.rules import Rules
+from oklasim.stats import paired_difference
 
 MODULE = strategy.family_module(strategy.families()["expert"].source)
 DEFAULTS = strategy.resolve("expert").vector()
@@ -74,3 +75,13 @@ def test_expert_wins_most_games_against_eaai():
     result = match("expert", "eaai", Rules.preset("eaai"), games=1000, seed=12)
     assert result.a.games_won.low > 0.75, result.a.games_won
     assert result.game_wins.mean() == pytest.approx(result.a.games_won.mean)
+
+
+@pytest.mark.slow
+def test_the_guarded_preset_wins_more_games_against_eaai():
+    """expert:guarded (danger_weight 8) against the defaults, on the same game seeds: more games won."""
+    rules = Rules.preset("eaai")
+    guarded, default = (match(name, "eaai", rules, games=6000, seed=2032).game_wins
+                        for name in ("expert:guarded", "expert"))
+    gain = paired_difference(guarded, default)
+    assert gain.low > 0, gain
