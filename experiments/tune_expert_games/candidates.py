@@ -51,8 +51,8 @@ def main() -> None:
     for name in args.candidates:
         mine = wins(name)
         gain, rate = paired_difference(mine, reference), mean_ci(mine)
-        print(f"{name:<64} {100 * rate.mean:6.2f}%  gain {100 * gain.mean:+.2f} pp [{100 * gain.low:+.2f}, "
-              f"{100 * gain.high:+.2f}]", flush=True)
+        print(f"{name:<64} {100 * rate.mean:6.2f}% [{100 * rate.low:.2f}, {100 * rate.high:.2f}]  gain "
+              f"{100 * gain.mean:+.2f} pp [{100 * gain.low:+.2f}, {100 * gain.high:+.2f}]", flush=True)
 
 
 if __name__ == "__main__":
