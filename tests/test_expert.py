@@ -162,7 +162,7 @@ def every_discard_tried(hand, allowed, model, params):
     for card, dw in dws.items():
         if dw > least + params[MODULE.SLACK]:
             continue
-        worth = MODULE.hand_value_nb(hand & ~(1 << card), dw, model, params)
+        worth = MODULE.hand_value_nb(hand & ~(1 << card), dw, model)
         if params[MODULE.DANGER_WEIGHT] != 0:
             worth += params[MODULE.DANGER_WEIGHT] * MODULE.meld_chance_nb(card, model)
         key = (worth, -((card % 13) * 4 + card // 13))
@@ -181,8 +181,8 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
             card, worth = every_discard_tried(hand, allowed, model, params)
 
             def search(*ceiling):
-                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params)
-                return MODULE.best_kept_hand_nb(hand, candidates, model, params, *ceiling)
+                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK])
+                return MODULE.best_kept_hand_nb(hand, candidates, model, *ceiling)
 
             assert search() == (card, worth)
             assert search(worth) == (card, worth)
@@ -194,7 +194,8 @@ def test_the_bounds_hold_for_every_out():
     params = DEFAULTS.copy()
     params[MODULE.GIN_WEIGHT] = 60.0  # gin chances weigh in too
     outs_seen = 0
-    for view, model in positions_after_a_draw(150, seed=11):
+    for view, _ in positions_after_a_draw(150, seed=11):
+        model = MODULE.opponent_model_nb(view, params)
         eleven = int(view[L.V_HAND])
         hand = eleven & ~(eleven & -eleven)
         dw = reference.deadwood(hand)
@@ -211,7 +212,7 @@ def test_the_bounds_hold_for_every_out():
             assert MODULE.meld_partners_value_nb(hand, card) >= heaviest
             saving, gin = MODULE.out_saving_nb(hand, dw, now, 1 << card, model)
             taken_off = model[MODULE.M_LOOKAHEAD] * saving + params[MODULE.GIN_WEIGHT] * gin
-            assert MODULE.out_bound_nb(hand, dw, floor, now, 1 << card, model, params) >= taken_off - 1e-12
+            assert MODULE.out_bound_nb(hand, dw, floor, now, 1 << card, model) >= taken_off - 1e-12
             outs_seen += 1
     assert outs_seen > 500
 
