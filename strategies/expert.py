@@ -236,18 +236,39 @@ def stock_chance_nb(card_bit, model):
     return (1.0 - held_chance_nb(card_bit, model)) / model[M_STOCK]
 
 
+@njit(cache=True)
+def out_table_nb(hand, model):
+    """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
+
+    A decision's kept hands are ``hand`` less a card, so their outs are
+    among these: each is worked out once per decision rather than once per
+    kept hand. Two arrays indexed by card, filled at those cards only.
+    """
+    chances = np.empty(N_CARDS)
+    partners = np.empty(N_CARDS, np.int64)
+    if model[M_STOCK] > 0:
+        outs = meld_outs_nb(hand) & model[M_UNSEEN]
+        while outs:
+            bit = outs & -outs
+            outs ^= bit
+            card = count_cards_nb(bit - 1)
+            chances[card] = stock_chance_nb(bit, model)
+            partners[card] = meld_partners_value_nb(hand, card)
+    return chances, partners
+
+
 @njit(cache=True, inline="always")
-def out_saving_nb(hand, dw, now, bit, model):
+def out_saving_nb(hand, dw, now, bit, model, table):
     """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
     after = deadwood_after_discard_nb(hand | bit)
     if after >= dw:
         return 0.0, 0.0
-    chance = stock_chance_nb(bit, model)
+    chance = table[0][count_cards_nb(bit - 1)]
     return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
 
 
 @njit(cache=True)
-def draw_saving_nb(hand, dw, model):
+def draw_saving_nb(hand, dw, model, table):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
 
     Only cards melding with two cards of the hand count, each tried with the
@@ -263,7 +284,7 @@ def draw_saving_nb(hand, dw, model):
     while outs:
         bit = outs & -outs
         outs ^= bit
-        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
         saving += out_saving
         gin += out_gin
     return saving, gin
@@ -301,23 +322,24 @@ def deadwood_floor_nb(hand, dw):
 
 
 @njit(cache=True, inline="always")
-def out_bound_nb(hand, dw, floor, now, bit, model):
-    """At least what drawing the out ``bit`` takes off a hand's value (``hand_value_nb``), at no kernel call.
+def out_bound_nb(dw, floor, now, card, model, table):
+    """At least what drawing the out ``card`` takes off a hand's value (``hand_value_nb``), at no kernel call.
 
     The deadwood after drawing it and discarding is at least ``floor``
     (``deadwood_floor_nb``) less the value a meld with the out takes out of
-    the hand (only that meld's other cards can leave the deadwood). The
-    weights are non-negative (their ranges start at 0).
+    the hand (only that meld's other cards can leave the deadwood), at most
+    the ``out_table_nb`` value for the hand the decision started from, which
+    holds this one. The weights are non-negative (their ranges start at 0).
     """
-    after = max(floor - meld_partners_value_nb(hand, count_cards_nb(bit - 1)), 0)
+    after = max(floor - table[1][card], 0)
     if after >= dw:
         return 0.0
     gin = model[M_GIN_WEIGHT] if after == 0 else 0.0
-    return stock_chance_nb(bit, model) * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
+    return table[0][card] * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
 
 
 @njit(cache=True)
-def draw_bound_nb(hand, dw, model):
+def draw_bound_nb(hand, dw, model, table):
     """At least what the look-ahead and gin terms take off a hand's value: the sum of ``out_bound_nb``."""
     if model[M_STOCK] <= 0:
         return 0.0
@@ -327,12 +349,12 @@ def draw_bound_nb(hand, dw, model):
     while outs:
         bit = outs & -outs
         outs ^= bit
-        bound += out_bound_nb(hand, dw, floor, now, bit, model)
+        bound += out_bound_nb(dw, floor, now, count_cards_nb(bit - 1), model, table)
     return bound
 
 
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, give_up=np.inf, bound=0.0):
+def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
     """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
 
     Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
@@ -349,8 +371,8 @@ def hand_value_nb(hand, dw, model, give_up=np.inf, bound=0.0):
             bit = outs & -outs
             outs ^= bit
             if give_up < np.inf:
-                bound -= out_bound_nb(hand, dw, floor, now, bit, model)
-            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+                bound -= out_bound_nb(dw, floor, now, count_cards_nb(bit - 1), model, table)
+            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
             saving += out_saving
             gin += out_gin
             if now - lookahead * saving - gin_weight * gin - bound > give_up:
@@ -392,8 +414,8 @@ def danger_nb(card, model):
 
 
 @njit(cache=True)
-def discard_candidates_nb(hand, allowed, model, slack):
-    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound, danger).
+def discard_candidates_nb(hand, allowed, model, slack, table):
+    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound, danger); ``table`` is ``hand``'s.
 
     The floor is a lower bound on the worth of the kept hand (its cost and
     danger less its ``draw_bound_nb``, the bound), infinite for a discard
@@ -417,14 +439,14 @@ def discard_candidates_nb(hand, allowed, model, slack):
     dangers = np.zeros(n)
     for i in range(n):
         if dws[i] <= least + slack:
-            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model)
+            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, table)
             dangers[i] = danger_nb(cards[i], model)
             floors[i] = cost_nb(dws[i], model) + dangers[i] - bounds[i]
     return cards, dws, floors, bounds, dangers
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, candidates, model, ceiling=np.inf):
+def best_kept_hand_nb(hand, candidates, model, table, ceiling=np.inf):
     """(card, worth): of the ``discard_candidates_nb``, the discard leaving the best hand, danger included.
 
     Branch and bound with the answer of trying every discard: they are tried
@@ -441,7 +463,7 @@ def best_kept_hand_nb(hand, candidates, model, ceiling=np.inf):
             break
         floors[i] = np.inf
         card = cards[i]
-        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, bar - dangers[i], bounds[i])
+        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, table, bar - dangers[i], bounds[i])
         if model[M_DANGER_WEIGHT] != 0:
             worth += dangers[i]
         key = high_card_key_nb(card)  # ties: the highest card
@@ -455,8 +477,9 @@ def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
     hand, model = view[V_HAND], opponent_model_nb(view, params)
-    candidates = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK])
-    card, _ = best_kept_hand_nb(hand, candidates, model)
+    table = out_table_nb(hand, model)
+    candidates = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table)
+    card, _ = best_kept_hand_nb(hand, candidates, model, table)
     return card
 
 
@@ -470,16 +493,17 @@ def take_nb(view, params):
     taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    candidates = discard_candidates_nb(taken, hand, model, params[SLACK])
+    table = out_table_nb(taken, model)  # the outs of the hand now are among the taken hand's
+    candidates = discard_candidates_nb(taken, hand, model, params[SLACK], table)
     dw = deadwood_nb(hand)
     now = cost_nb(dw, model)
     # After a stock draw the hand is worth at most its cost now: no kept hand can beat that, no take.
     if candidates[2].min() > now + BOUND_MARGIN:
         return 0
     # After a stock draw: the hand now less one draw's expected saving.
-    saving, gin = draw_saving_nb(hand, dw, model)
+    saving, gin = draw_saving_nb(hand, dw, model, table)
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
-    card, taken_worth = best_kept_hand_nb(taken, candidates, model, after_draw)
+    card, taken_worth = best_kept_hand_nb(taken, candidates, model, table, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
