@@ -90,6 +90,7 @@ from oklasim.strategy_api import (
     allowed_discards_nb,
     card_value_nb,
     count_cards_nb,
+    deadwood_after_discard_fast_nb,
     deadwood_after_discard_nb,
     deadwood_after_each_discard_nb,
     deadwood_nb,
@@ -260,7 +261,7 @@ def out_table_nb(hand, model):
 @njit(cache=True, inline="always")
 def out_saving_nb(hand, dw, now, bit, model, table):
     """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
-    after = deadwood_after_discard_nb(hand | bit)
+    after = deadwood_after_discard_fast_nb(hand | bit)
     if after >= dw:
         return 0.0, 0.0
     chance = table[0][count_cards_nb(bit - 1)]

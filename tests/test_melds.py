@@ -164,3 +164,9 @@ def test_deadwood_after_each_discard_matches_reference(hand):
     cards = [card for card in range(52) if hand >> card & 1]
     assert [int(out[card]) for card in cards] == [reference.deadwood(hand & ~(1 << card)) for card in cards], format_hand(hand)
     assert (out[[card for card in range(52) if not hand >> card & 1]] == -1).all()  # only the hand's cards are written
+
+
+@EXAMPLES
+@given(any_hands(1, 11))
+def test_deadwood_after_discard_fast_matches_reference(hand):
+    assert melds_nb.deadwood_after_discard_fast_nb(hand) == reference.deadwood_after_discard(hand), format_hand(hand)

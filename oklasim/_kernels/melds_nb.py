@@ -370,3 +370,41 @@ def deadwood_after_each_discard_nb(mask, out):
                 _drop_each_of_suit_nb(c1, 1, t0 + t2 + t3, out)
                 _drop_each_of_suit_nb(c2, 2, t0 + t1 + t3, out)
                 _drop_each_of_suit_nb(c3, 3, t0 + t1 + t2, out)
+
+
+@njit(cache=True, inline="always")
+def _suit_discard_parts_nb(pattern):
+    """(run-only deadwood of a suit, the most one discard from it saves; -NO_DISCARD for an empty suit)."""
+    runs = RUN_DEADWOOD[pattern]
+    return runs, runs - RUN_DEADWOOD_DROP[pattern] if pattern else -NO_DISCARD
+
+
+@njit(cache=True, inline="always")
+def _runs_after_discard_nb(s0, s1, s2, s3):
+    """``_runs_only_nb(s0, s1, s2, s3, True)``, inlined: no call, no loop."""
+    t0, g0 = _suit_discard_parts_nb(s0)
+    t1, g1 = _suit_discard_parts_nb(s1)
+    t2, g2 = _suit_discard_parts_nb(s2)
+    t3, g3 = _suit_discard_parts_nb(s3)
+    gain = max(max(g0, g1), max(g2, g3))
+    return NO_DISCARD if gain == -NO_DISCARD else t0 + t1 + t2 + t3 - gain
+
+
+@njit(cache=True, inline="always")
+def deadwood_after_discard_fast_nb(mask):
+    """``deadwood_after_discard_nb``, inlined for the hands with at most one rank held in three or more suits.
+
+    Those are nearly all the hands a search meets (a hand and a card it
+    could draw); they take no call and no nested loop. Other hands go to
+    ``deadwood_after_discard_nb``.
+    """
+    s0, s1, s2, s3 = suits_nb(mask)
+    pending = set_ranks_nb(s0, s1, s2, s3)
+    if pending & (pending - 1):
+        return _with_sets_nb(s0, s1, s2, s3, pending, True)
+    best = _runs_after_discard_nb(s0, s1, s2, s3)
+    held = _suits_holding_nb(s0, s1, s2, s3, pending)
+    for k in range(1, _set_choice_count_nb(held)):
+        c0, c1, c2, c3 = _take_set_nb(s0, s1, s2, s3, pending, _set_choice_nb(held, k))
+        best = min(best, _runs_after_discard_nb(c0, c1, c2, c3))
+    return best
