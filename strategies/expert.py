@@ -32,6 +32,9 @@ it does not collect).
   The search is a branch and bound with the same answers as trying every
   discard: a cheap bound on what each out can save (``out_bound_nb``) sets
   aside most discards, and most outs, before the deadwood kernel runs.
+  What the kept hands of one decision share is worked out once: the
+  deadwood after every discard (one kernel pass), each out's stock chance
+  and meld-partner bound (``out_table_nb``), each discard's danger.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
@@ -169,18 +172,15 @@ M_UNSEEN = 0  # cards this seat has not seen
 M_KNOWN = 1  # cards an opponent holds for sure (taken from the pile, not thrown back)
 M_HOT = 2  # unseen cards next to a known one: likelier held
 M_COLD = 3  # unseen cards next to an opponent's discard: less likely held
-M_P = 4  # chance that an unseen card of neither tier is held
-M_HOT_FACTOR = 5
-M_COLD_FACTOR = 6
+M_HELD_HOT = 4  # chance that an unseen card of the hot tier is held
+M_HELD_COLD = 5  # ... of the cold tier
+M_HELD_PLAIN = 6  # ... of neither tier
 M_STOCK = 7  # expected number of unseen cards in the stock
 M_LOOKAHEAD = 8  # stock draws credited now (fading with the opponent's draws)
 M_STEEP_ZONE = 9  # deadwood up to this costs steeply: the knock limit plus zone_extra
 M_STEEPNESS = 10
-M_HELD_HOT = 11  # the chance held of a card of each tier: the weights above, capped at 1
-M_HELD_COLD = 12
-M_HELD_PLAIN = 13
-M_GIN_WEIGHT = 14  # the weights the search uses, here so that its inner functions take no array
-M_DANGER_WEIGHT = 15
+M_GIN_WEIGHT = 11  # the weights the search uses, here so that its inner functions take no array
+M_DANGER_WEIGHT = 12
 
 
 @njit(cache=True)
@@ -208,8 +208,8 @@ def opponent_model_nb(view, params):
     lookahead = params[LOOKAHEAD] * fading
     steep_zone = view[V_KNOCK_LIMIT] + params[ZONE_EXTRA]
     held_hot, held_cold, held_plain = min(p * hot_f, 1.0), min(p * cold_f, 1.0), min(p, 1.0)
-    return (unseen, known, hot, cold, p, hot_f, cold_f, stock, lookahead, steep_zone, params[STEEPNESS],
-            held_hot, held_cold, held_plain, params[GIN_WEIGHT], params[DANGER_WEIGHT])
+    return (unseen, known, hot, cold, held_hot, held_cold, held_plain, stock, lookahead, steep_zone,
+            params[STEEPNESS], params[GIN_WEIGHT], params[DANGER_WEIGHT])
 
 
 @njit(cache=True, inline="always")
@@ -235,27 +235,6 @@ def cost_nb(deadwood, model):
 def stock_chance_nb(card_bit, model):
     """Chance that the next stock card is this unseen card."""
     return (1.0 - held_chance_nb(card_bit, model)) / model[M_STOCK]
-
-
-@njit(cache=True)
-def out_table_nb(hand, model):
-    """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
-
-    A decision's kept hands are ``hand`` less a card, so their outs are
-    among these: each is worked out once per decision rather than once per
-    kept hand. Two arrays indexed by card, filled at those cards only.
-    """
-    chances = np.empty(N_CARDS)
-    partners = np.empty(N_CARDS, np.int64)
-    if model[M_STOCK] > 0:
-        outs = meld_outs_nb(hand) & model[M_UNSEEN]
-        while outs:
-            bit = outs & -outs
-            outs ^= bit
-            card = count_cards_nb(bit - 1)
-            chances[card] = stock_chance_nb(bit, model)
-            partners[card] = meld_partners_value_nb(hand, card)
-    return chances, partners
 
 
 @njit(cache=True, inline="always")
@@ -320,6 +299,27 @@ def deadwood_floor_nb(hand, dw):
     while top > 0 and not ranks >> top & 1:
         top -= 1
     return dw - card_value_nb(top)
+
+
+@njit(cache=True)
+def out_table_nb(hand, model):
+    """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
+
+    A decision's kept hands are ``hand`` less a card, so their outs are
+    among these: each is worked out once per decision rather than once per
+    kept hand. Two arrays indexed by card, filled at those cards only.
+    """
+    chances = np.empty(N_CARDS)
+    partners = np.empty(N_CARDS, np.int64)
+    if model[M_STOCK] > 0:
+        outs = meld_outs_nb(hand) & model[M_UNSEEN]
+        while outs:
+            bit = outs & -outs
+            outs ^= bit
+            card = count_cards_nb(bit - 1)
+            chances[card] = stock_chance_nb(bit, model)
+            partners[card] = meld_partners_value_nb(hand, card)
+    return chances, partners
 
 
 @njit(cache=True, inline="always")
