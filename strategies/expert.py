@@ -32,6 +32,9 @@ it does not collect).
   The search is a branch and bound with the same answers as trying every
   discard: a cheap bound on what each out can save (``out_bound_nb``) sets
   aside most discards, and most outs, before the deadwood kernel runs.
+  What the kept hands of one decision share is worked out once: the
+  deadwood after every discard (one kernel pass), each out's stock chance
+  and meld-partner bound (``out_table_nb``), each discard's danger.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
@@ -75,6 +78,7 @@ from oklasim.strategy_api import (
     D_KNOCK,
     D_TAKE_UPCARD,
     DECIDE_SIGNATURE,
+    N_CARDS,
     N_MEMORY,
     N_RANKS,
     NO_CARD,
@@ -96,7 +100,9 @@ from oklasim.strategy_api import (
     allowed_discards_nb,
     card_value_nb,
     count_cards_nb,
+    deadwood_after_discard_fast_nb,
     deadwood_after_discard_nb,
+    deadwood_after_each_discard_nb,
     deadwood_nb,
     high_card_key_nb,
     highest_card_nb,
@@ -105,7 +111,6 @@ from oklasim.strategy_api import (
     meld_outs_nb,
     min_deadwood_discards_nb,
     neighbours_nb,
-    nth_card_nb,
     opponents_discards_nb,
     opponent_draws_nb,
     opponents_known_nb,
@@ -176,13 +181,15 @@ M_UNSEEN = 0  # cards this seat has not seen
 M_KNOWN = 1  # cards an opponent holds for sure (taken from the pile, not thrown back)
 M_HOT = 2  # unseen cards next to a known one: likelier held
 M_COLD = 3  # unseen cards next to an opponent's discard: less likely held
-M_P = 4  # chance that an unseen card of neither tier is held
-M_HOT_FACTOR = 5
-M_COLD_FACTOR = 6
+M_HELD_HOT = 4  # chance that an unseen card of the hot tier is held
+M_HELD_COLD = 5  # ... of the cold tier
+M_HELD_PLAIN = 6  # ... of neither tier
 M_STOCK = 7  # expected number of unseen cards in the stock
 M_LOOKAHEAD = 8  # stock draws credited now (fading with the opponent's draws)
 M_STEEP_ZONE = 9  # deadwood up to this costs steeply: the knock limit plus zone_extra
 M_STEEPNESS = 10
+M_GIN_WEIGHT = 11  # the weights the search uses, here so that its inner functions take no array
+M_DANGER_WEIGHT = 12
 
 
 @njit(cache=True)
@@ -209,21 +216,22 @@ def opponent_model_nb(view, params):
     fading = max(0.0, 1.0 - progress / params[LOOKAHEAD_HORIZON])
     lookahead = params[LOOKAHEAD] * fading
     steep_zone = view[V_KNOCK_LIMIT] + params[ZONE_EXTRA]
-    return unseen, known, hot, cold, p, hot_f, cold_f, stock, lookahead, steep_zone, params[STEEPNESS]
+    held_hot, held_cold, held_plain = min(p * hot_f, 1.0), min(p * cold_f, 1.0), min(p, 1.0)
+    return (unseen, known, hot, cold, held_hot, held_cold, held_plain, stock, lookahead, steep_zone,
+            params[STEEPNESS], params[GIN_WEIGHT], params[DANGER_WEIGHT])
 
 
 @njit(cache=True, inline="always")
 def held_chance_nb(card_bit, model):
-    """Chance that a card is in an opponent's hand: 1 when known there, 0 when seen elsewhere."""
-    if model[M_KNOWN] & card_bit:
-        return 1.0
-    if not model[M_UNSEEN] & card_bit:
-        return 0.0
-    if model[M_HOT] & card_bit:
-        return min(model[M_P] * model[M_HOT_FACTOR], 1.0)
-    if model[M_COLD] & card_bit:
-        return min(model[M_P] * model[M_COLD_FACTOR], 1.0)
-    return min(model[M_P], 1.0)
+    """Chance that a card is in an opponent's hand: 1 when known there, 0 when seen elsewhere.
+
+    Selections rather than branches: the tiers of the cards tried follow no
+    pattern a branch predictor could learn.
+    """
+    tier = model[M_HELD_COLD] if model[M_COLD] & card_bit else model[M_HELD_PLAIN]
+    tier = model[M_HELD_HOT] if model[M_HOT] & card_bit else tier
+    unseen = tier if model[M_UNSEEN] & card_bit else 0.0
+    return 1.0 if model[M_KNOWN] & card_bit else unseen
 
 
 @njit(cache=True, inline="always")
@@ -239,17 +247,17 @@ def stock_chance_nb(card_bit, model):
 
 
 @njit(cache=True, inline="always")
-def out_saving_nb(hand, dw, now, bit, model):
+def out_saving_nb(hand, dw, now, bit, model, table):
     """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
-    after = deadwood_after_discard_nb(hand | bit)
+    after = deadwood_after_discard_fast_nb(hand | bit)
     if after >= dw:
         return 0.0, 0.0
-    chance = stock_chance_nb(bit, model)
+    chance = table[0][count_cards_nb(bit - 1)]
     return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
 
 
 @njit(cache=True)
-def draw_saving_nb(hand, dw, model):
+def draw_saving_nb(hand, dw, model, table):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
 
     Only cards melding with two cards of the hand count, each tried with the
@@ -265,7 +273,7 @@ def draw_saving_nb(hand, dw, model):
     while outs:
         bit = outs & -outs
         outs ^= bit
-        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
         saving += out_saving
         gin += out_gin
     return saving, gin
@@ -302,24 +310,46 @@ def deadwood_floor_nb(hand, dw):
     return dw - card_value_nb(top)
 
 
+@njit(cache=True)
+def out_table_nb(hand, model):
+    """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
+
+    A decision's kept hands are ``hand`` less a card, so their outs are
+    among these: each is worked out once per decision rather than once per
+    kept hand. Two arrays indexed by card, filled at those cards only.
+    """
+    chances = np.empty(N_CARDS)
+    partners = np.empty(N_CARDS, np.int64)
+    if model[M_STOCK] > 0:
+        outs = meld_outs_nb(hand) & model[M_UNSEEN]
+        while outs:
+            bit = outs & -outs
+            outs ^= bit
+            card = count_cards_nb(bit - 1)
+            chances[card] = stock_chance_nb(bit, model)
+            partners[card] = meld_partners_value_nb(hand, card)
+    return chances, partners
+
+
 @njit(cache=True, inline="always")
-def out_bound_nb(hand, dw, floor, now, bit, model, params):
-    """At least what drawing the out ``bit`` takes off a hand's value (``hand_value_nb``), at no kernel call.
+def out_bound_nb(dw, floor, now, card, model, table):
+    """At least what drawing the out ``card`` takes off a hand's value (``hand_value_nb``), at no kernel call.
 
     The deadwood after drawing it and discarding is at least ``floor``
     (``deadwood_floor_nb``) less the value a meld with the out takes out of
-    the hand (only that meld's other cards can leave the deadwood). The
-    weights are non-negative (their ranges start at 0).
+    the hand (only that meld's other cards can leave the deadwood), at most
+    the ``out_table_nb`` value for the hand the decision started from, which
+    holds this one. The weights are non-negative (their ranges start at 0).
     """
-    after = max(floor - meld_partners_value_nb(hand, count_cards_nb(bit - 1)), 0)
+    after = max(floor - table[1][card], 0)
     if after >= dw:
         return 0.0
-    gin = params[GIN_WEIGHT] if after == 0 else 0.0
-    return stock_chance_nb(bit, model) * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
+    gin = model[M_GIN_WEIGHT] if after == 0 else 0.0
+    return table[0][card] * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
 
 
 @njit(cache=True)
-def draw_bound_nb(hand, dw, model, params):
+def draw_bound_nb(hand, dw, model, table):
     """At least what the look-ahead and gin terms take off a hand's value: the sum of ``out_bound_nb``."""
     if model[M_STOCK] <= 0:
         return 0.0
@@ -329,12 +359,12 @@ def draw_bound_nb(hand, dw, model, params):
     while outs:
         bit = outs & -outs
         outs ^= bit
-        bound += out_bound_nb(hand, dw, floor, now, bit, model, params)
+        bound += out_bound_nb(dw, floor, now, count_cards_nb(bit - 1), model, table)
     return bound
 
 
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, params, give_up=np.inf, bound=0.0):
+def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
     """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
 
     Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
@@ -344,15 +374,15 @@ def hand_value_nb(hand, dw, model, params, give_up=np.inf, bound=0.0):
     """
     saving, gin = 0.0, 0.0
     now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
-    lookahead, gin_weight = model[M_LOOKAHEAD], params[GIN_WEIGHT]
+    lookahead, gin_weight = model[M_LOOKAHEAD], model[M_GIN_WEIGHT]
     if model[M_STOCK] > 0:
         outs = meld_outs_nb(hand) & model[M_UNSEEN]
         while outs:
             bit = outs & -outs
             outs ^= bit
             if give_up < np.inf:
-                bound -= out_bound_nb(hand, dw, floor, now, bit, model, params)
-            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model)
+                bound -= out_bound_nb(dw, floor, now, count_cards_nb(bit - 1), model, table)
+            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
             saving += out_saving
             gin += out_gin
             if now - lookahead * saving - gin_weight * gin - bound > give_up:
@@ -388,14 +418,14 @@ def meld_chance_nb(card, model):
 
 
 @njit(cache=True, inline="always")
-def danger_nb(card, model, params):
+def danger_nb(card, model):
     """What discarding ``card`` adds to a hand's worth: the danger weight times the opponent's chance to meld it."""
-    return params[DANGER_WEIGHT] * meld_chance_nb(card, model) if params[DANGER_WEIGHT] != 0 else 0.0
+    return model[M_DANGER_WEIGHT] * meld_chance_nb(card, model) if model[M_DANGER_WEIGHT] != 0 else 0.0
 
 
 @njit(cache=True)
-def discard_candidates_nb(hand, allowed, model, params):
-    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound).
+def discard_candidates_nb(hand, allowed, model, slack, table):
+    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound, danger); ``table`` is ``hand``'s.
 
     The floor is a lower bound on the worth of the kept hand (its cost and
     danger less its ``draw_bound_nb``, the bound), infinite for a discard
@@ -403,25 +433,30 @@ def discard_candidates_nb(hand, allowed, model, params):
     """
     rest = allowed & hand
     n = count_cards_nb(rest)
+    deadwood_of = np.empty(N_CARDS, np.int64)
+    deadwood_after_each_discard_nb(hand, deadwood_of)
     cards = np.empty(n, np.int64)
     dws = np.empty(n, np.int64)
+    least = 1 << 30
     for i in range(n):
         bit = rest & -rest
         rest ^= bit
-        cards[i] = nth_card_nb(bit, 0)
-        dws[i] = deadwood_nb(hand ^ bit)
-    least = dws.min() if n else 0
+        cards[i] = count_cards_nb(bit - 1)
+        dws[i] = deadwood_of[cards[i]]
+        least = min(least, dws[i])
     floors = np.full(n, np.inf)
     bounds = np.zeros(n)
+    dangers = np.zeros(n)
     for i in range(n):
-        if dws[i] <= least + params[SLACK]:
-            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, params)
-            floors[i] = cost_nb(dws[i], model) + danger_nb(cards[i], model, params) - bounds[i]
-    return cards, dws, floors, bounds
+        if dws[i] <= least + slack:
+            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, table)
+            dangers[i] = danger_nb(cards[i], model)
+            floors[i] = cost_nb(dws[i], model) + dangers[i] - bounds[i]
+    return cards, dws, floors, bounds, dangers
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
+def best_kept_hand_nb(hand, candidates, model, table, ceiling=np.inf):
     """(card, worth): of the ``discard_candidates_nb``, the discard leaving the best hand, danger included.
 
     Branch and bound with the answer of trying every discard: they are tried
@@ -429,7 +464,7 @@ def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
     the best worth found or above ``ceiling``, a worth the caller needs to
     beat (the answer is exact whenever the best worth is at most it).
     """
-    cards, dws, floors, bounds = candidates
+    cards, dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
     for _ in range(cards.size):
         i = np.argmin(floors)
@@ -437,11 +472,10 @@ def best_kept_hand_nb(hand, candidates, model, params, ceiling=np.inf):
         if floors[i] > bar:
             break
         floors[i] = np.inf
-        card, dw = cards[i], dws[i]
-        give_up = bar - danger_nb(card, model, params)
-        worth = hand_value_nb(hand ^ (BIT << card), dw, model, params, give_up, bounds[i])
-        if params[DANGER_WEIGHT] != 0:
-            worth += params[DANGER_WEIGHT] * meld_chance_nb(card, model)
+        card = cards[i]
+        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, table, bar - dangers[i], bounds[i])
+        if model[M_DANGER_WEIGHT] != 0:
+            worth += dangers[i]
         key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
@@ -453,7 +487,9 @@ def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
     hand, model = view[V_HAND], opponent_model_nb(view, params)
-    card, _ = best_kept_hand_nb(hand, discard_candidates_nb(hand, allowed_discards_nb(view), model, params), model, params)
+    table = out_table_nb(hand, model)
+    candidates = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table)
+    card, _ = best_kept_hand_nb(hand, candidates, model, table)
     return card
 
 
@@ -467,16 +503,17 @@ def take_nb(view, params):
     taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    candidates = discard_candidates_nb(taken, hand, model, params)
+    table = out_table_nb(taken, model)  # the outs of the hand now are among the taken hand's
+    candidates = discard_candidates_nb(taken, hand, model, params[SLACK], table)
     dw = deadwood_nb(hand)
     now = cost_nb(dw, model)
     # After a stock draw the hand is worth at most its cost now: no kept hand can beat that, no take.
     if candidates[2].min() > now + BOUND_MARGIN:
         return 0
     # After a stock draw: the hand now less one draw's expected saving.
-    saving, gin = draw_saving_nb(hand, dw, model)
+    saving, gin = draw_saving_nb(hand, dw, model, table)
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
-    card, taken_worth = best_kept_hand_nb(taken, candidates, model, params, after_draw)
+    card, taken_worth = best_kept_hand_nb(taken, candidates, model, table, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.

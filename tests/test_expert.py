@@ -137,7 +137,9 @@ def test_draw_saving_against_the_reference():
                 chance = (1 - chances[card]) / model[MODULE.M_STOCK]
                 saving += chance * (cost(dw) - cost(after))
                 gin += chance * (after == 0)
-        got = MODULE.draw_saving_nb(hand, dw, model)
+        # The take decision looks the outs up in the table of the hand with the pile top taken.
+        taken = hand | 1 << int(view[L.V_PILE + view[L.V_PILE_SIZE] - 1]) if k % 4 == 0 else hand
+        got = MODULE.draw_saving_nb(hand, dw, model, MODULE.out_table_nb(taken, model))
         assert math.isclose(got[0], saving, abs_tol=1e-9) and math.isclose(got[1], gin, abs_tol=1e-12)
 
 
@@ -162,7 +164,8 @@ def every_discard_tried(hand, allowed, model, params):
     for card, dw in dws.items():
         if dw > least + params[MODULE.SLACK]:
             continue
-        worth = MODULE.hand_value_nb(hand & ~(1 << card), dw, model, params)
+        kept = hand & ~(1 << card)
+        worth = MODULE.hand_value_nb(kept, dw, model, MODULE.out_table_nb(kept, model))
         if params[MODULE.DANGER_WEIGHT] != 0:
             worth += params[MODULE.DANGER_WEIGHT] * MODULE.meld_chance_nb(card, model)
         key = (worth, -((card % 13) * 4 + card // 13))
@@ -181,8 +184,9 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
             card, worth = every_discard_tried(hand, allowed, model, params)
 
             def search(*ceiling):
-                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params)
-                return MODULE.best_kept_hand_nb(hand, candidates, model, params, *ceiling)
+                table = MODULE.out_table_nb(hand, model)
+                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table)
+                return MODULE.best_kept_hand_nb(hand, candidates, model, table, *ceiling)
 
             assert search() == (card, worth)
             assert search(worth) == (card, worth)
@@ -190,13 +194,18 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
 
 
 def test_the_bounds_hold_for_every_out():
-    """What an out takes off a hand's value is at most out_bound_nb; the partners' value is the heaviest meld's."""
+    """What an out takes off a hand's value is at most out_bound_nb; the partners' value is the heaviest meld's.
+
+    The bounds are those of the search: from the table of the 11-card hand the kept hand came from.
+    """
     params = DEFAULTS.copy()
     params[MODULE.GIN_WEIGHT] = 60.0  # gin chances weigh in too
     outs_seen = 0
-    for view, model in positions_after_a_draw(150, seed=11):
+    for view, _ in positions_after_a_draw(150, seed=11):
+        model = MODULE.opponent_model_nb(view, params)
         eleven = int(view[L.V_HAND])
         hand = eleven & ~(eleven & -eleven)
+        table = MODULE.out_table_nb(eleven, model)
         dw = reference.deadwood(hand)
         now = MODULE.cost_nb(dw, model)
         floor = MODULE.deadwood_floor_nb(hand, dw)
@@ -208,10 +217,10 @@ def test_the_bounds_hold_for_every_out():
                 for meld in reference.melds_in(hand | 1 << card)
                 if meld >> card & 1
             )
-            assert MODULE.meld_partners_value_nb(hand, card) >= heaviest
-            saving, gin = MODULE.out_saving_nb(hand, dw, now, 1 << card, model)
+            assert table[1][card] >= MODULE.meld_partners_value_nb(hand, card) >= heaviest
+            saving, gin = MODULE.out_saving_nb(hand, dw, now, 1 << card, model, table)
             taken_off = model[MODULE.M_LOOKAHEAD] * saving + params[MODULE.GIN_WEIGHT] * gin
-            assert MODULE.out_bound_nb(hand, dw, floor, now, 1 << card, model, params) >= taken_off - 1e-12
+            assert MODULE.out_bound_nb(dw, floor, now, card, model, table) >= taken_off - 1e-12
             outs_seen += 1
     assert outs_seen > 500
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hand_strategies import any_hands, knocker_and_defender
 
 from oklasim import melds, reference
-from oklasim._kernels import rng_nb
+from oklasim._kernels import melds_nb, rng_nb
 from oklasim._kernels.tables import all_melds
 from oklasim.cards import format_hand, parse_hand
 
@@ -154,3 +154,19 @@ def test_golden_digest(size):
     values = melds.deadwood_after_discard(hands) if size == 11 else melds.deadwood(hands)
     digest = hashlib.sha256(hands.tobytes() + values.astype(np.int16).tobytes()).hexdigest()
     assert digest == GOLDEN[size]
+
+
+@EXAMPLES
+@given(any_hands(1, 11))
+def test_deadwood_after_each_discard_matches_reference(hand):
+    out = np.full(52, -1, dtype=np.int64)
+    melds_nb.deadwood_after_each_discard_nb(hand, out)
+    cards = [card for card in range(52) if hand >> card & 1]
+    assert [int(out[card]) for card in cards] == [reference.deadwood(hand & ~(1 << card)) for card in cards], format_hand(hand)
+    assert (out[[card for card in range(52) if not hand >> card & 1]] == -1).all()  # only the hand's cards are written
+
+
+@EXAMPLES
+@given(any_hands(1, 11))
+def test_deadwood_after_discard_fast_matches_reference(hand):
+    assert melds_nb.deadwood_after_discard_fast_nb(hand) == reference.deadwood_after_discard(hand), format_hand(hand)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards_nb import N_RANKS, N_SUITS, RANK_MASK
+from .cards_nb import N_RANKS, N_SUITS, RANK_MASK, count_cards_nb
 from .tables import NO_DISCARD, ROW_RUN_DEADWOOD, ROW_RUN_DEADWOOD_DROP, ROW_VALUE, all_melds, suit_tables
 
 # Module-level tables are frozen into the compiled code as constants. Passed
@@ -322,3 +322,89 @@ def layoff_deadwood_nb(knocker_melds, n_knocker, defender):
             best, best_laid = left, laid
         more = next_combination_nb(found, n_found, chosen, state)
     return best, best_laid
+
+
+@njit(cache=True, inline="always")
+def _drop_each_of_suit_nb(pattern, suit, others, out):
+    """Lower ``out[card]`` to ``others`` plus the run-only deadwood of ``pattern`` without ``card``, for each card."""
+    rest = pattern
+    while rest:
+        rank_bit = rest & -rest
+        rest ^= rank_bit
+        card = suit * N_RANKS + count_cards_nb(rank_bit - 1)
+        out[card] = min(out[card], others + RUN_DEADWOOD[pattern ^ rank_bit])
+
+
+@njit(cache=True)
+def deadwood_after_each_discard_nb(mask, out):
+    """``out[card] = deadwood_nb(mask`` less ``card)`` for every card of a hand of up to 11 cards, in one pass.
+
+    The set choices of the hand less a card are the set choices of the hand
+    that leave the card out, so each choice (as in ``_with_sets_nb``) is
+    visited once, and every card outside its sets takes the run-only
+    deadwood of its suit without it, the other suits unchanged: about the
+    cost of one ``deadwood_nb`` call for all the discards.
+    """
+    rest = mask
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        out[count_cards_nb(bit - 1)] = NO_DISCARD
+    s0, s1, s2, s3 = suits_nb(mask)
+    pending = set_ranks_nb(s0, s1, s2, s3)
+    rank_a = pending & -pending
+    pending ^= rank_a
+    rank_b = pending & -pending
+    rank_c = pending ^ rank_b
+    held_a = _suits_holding_nb(s0, s1, s2, s3, rank_a)
+    held_b = _suits_holding_nb(s0, s1, s2, s3, rank_b)
+    held_c = _suits_holding_nb(s0, s1, s2, s3, rank_c)
+    for ka in range(_set_choice_count_nb(held_a)):
+        a0, a1, a2, a3 = _take_set_nb(s0, s1, s2, s3, rank_a, _set_choice_nb(held_a, ka))
+        for kb in range(_set_choice_count_nb(held_b)):
+            b0, b1, b2, b3 = _take_set_nb(a0, a1, a2, a3, rank_b, _set_choice_nb(held_b, kb))
+            for kc in range(_set_choice_count_nb(held_c)):
+                c0, c1, c2, c3 = _take_set_nb(b0, b1, b2, b3, rank_c, _set_choice_nb(held_c, kc))
+                t0, t1, t2, t3 = RUN_DEADWOOD[c0], RUN_DEADWOOD[c1], RUN_DEADWOOD[c2], RUN_DEADWOOD[c3]
+                _drop_each_of_suit_nb(c0, 0, t1 + t2 + t3, out)
+                _drop_each_of_suit_nb(c1, 1, t0 + t2 + t3, out)
+                _drop_each_of_suit_nb(c2, 2, t0 + t1 + t3, out)
+                _drop_each_of_suit_nb(c3, 3, t0 + t1 + t2, out)
+
+
+@njit(cache=True, inline="always")
+def _suit_discard_parts_nb(pattern):
+    """(run-only deadwood of a suit, the most one discard from it saves; -NO_DISCARD for an empty suit)."""
+    runs = RUN_DEADWOOD[pattern]
+    return runs, runs - RUN_DEADWOOD_DROP[pattern] if pattern else -NO_DISCARD
+
+
+@njit(cache=True, inline="always")
+def _runs_after_discard_nb(s0, s1, s2, s3):
+    """``_runs_only_nb(s0, s1, s2, s3, True)``, inlined: no call, no loop."""
+    t0, g0 = _suit_discard_parts_nb(s0)
+    t1, g1 = _suit_discard_parts_nb(s1)
+    t2, g2 = _suit_discard_parts_nb(s2)
+    t3, g3 = _suit_discard_parts_nb(s3)
+    gain = max(max(g0, g1), max(g2, g3))
+    return NO_DISCARD if gain == -NO_DISCARD else t0 + t1 + t2 + t3 - gain
+
+
+@njit(cache=True, inline="always")
+def deadwood_after_discard_fast_nb(mask):
+    """``deadwood_after_discard_nb``, inlined for the hands with at most one rank held in three or more suits.
+
+    Those are nearly all the hands a search meets (a hand and a card it
+    could draw); they take no call and no nested loop. Other hands go to
+    ``deadwood_after_discard_nb``.
+    """
+    s0, s1, s2, s3 = suits_nb(mask)
+    pending = set_ranks_nb(s0, s1, s2, s3)
+    if pending & (pending - 1):
+        return _with_sets_nb(s0, s1, s2, s3, pending, True)
+    best = _runs_after_discard_nb(s0, s1, s2, s3)
+    held = _suits_holding_nb(s0, s1, s2, s3, pending)
+    for k in range(1, _set_choice_count_nb(held)):
+        c0, c1, c2, c3 = _take_set_nb(s0, s1, s2, s3, pending, _set_choice_nb(held, k))
+        best = min(best, _runs_after_discard_nb(c0, c1, c2, c3))
+    return best
