@@ -118,6 +118,23 @@ def _set_choice_nb(held, k):
     return held ^ (1 << (k - 2))
 
 
+@njit(cache=True, inline="always")
+def _set_ranks_held_nb(s0, s1, s2, s3, pending):
+    """The three lowest ranks of ``pending`` (0 where absent) and, for each, the suits holding it."""
+    rank_a = pending & -pending
+    pending ^= rank_a
+    rank_b = pending & -pending
+    rank_c = pending ^ rank_b
+    return (
+        rank_a,
+        rank_b,
+        rank_c,
+        _suits_holding_nb(s0, s1, s2, s3, rank_a),
+        _suits_holding_nb(s0, s1, s2, s3, rank_b),
+        _suits_holding_nb(s0, s1, s2, s3, rank_c),
+    )
+
+
 @njit(cache=True)
 def _with_sets_nb(s0, s1, s2, s3, pending, discard):
     """Best deadwood over the set choices at the ranks in ``pending``.
@@ -126,13 +143,7 @@ def _with_sets_nb(s0, s1, s2, s3, pending, discard):
     functions (numba issue 6713). Eleven cards hold at most three ranks in
     three or more suits; an absent rank (bit 0) offers only "no set".
     """
-    rank_a = pending & -pending
-    pending ^= rank_a
-    rank_b = pending & -pending
-    rank_c = pending ^ rank_b
-    held_a = _suits_holding_nb(s0, s1, s2, s3, rank_a)
-    held_b = _suits_holding_nb(s0, s1, s2, s3, rank_b)
-    held_c = _suits_holding_nb(s0, s1, s2, s3, rank_c)
+    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending)
     best = NO_DISCARD
     for ka in range(_set_choice_count_nb(held_a)):
         a0, a1, a2, a3 = _take_set_nb(s0, s1, s2, s3, rank_a, _set_choice_nb(held_a, ka))
@@ -352,13 +363,7 @@ def deadwood_after_each_discard_nb(mask, out):
         out[count_cards_nb(bit - 1)] = NO_DISCARD
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    rank_a = pending & -pending
-    pending ^= rank_a
-    rank_b = pending & -pending
-    rank_c = pending ^ rank_b
-    held_a = _suits_holding_nb(s0, s1, s2, s3, rank_a)
-    held_b = _suits_holding_nb(s0, s1, s2, s3, rank_b)
-    held_c = _suits_holding_nb(s0, s1, s2, s3, rank_c)
+    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending)
     for ka in range(_set_choice_count_nb(held_a)):
         a0, a1, a2, a3 = _take_set_nb(s0, s1, s2, s3, rank_a, _set_choice_nb(held_a, ka))
         for kb in range(_set_choice_count_nb(held_b)):
