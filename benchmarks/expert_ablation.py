@@ -71,7 +71,7 @@ def main() -> None:
               f"{d.high:{sign}.2f}] {'% of games won' if games else 'points/hand'}")
         for label, name in ABLATIONS.items():
             worth = mean_ci(full - per_deal(name, opponent, rules))
-            print(f"  {label:<52} worth {worth.mean:+.2f} [{worth.low:+.2f}, {worth.high:+.2f}] {figure}", flush=True)
+            print(f"  {label:<52} worth {worth.bracketed('+.2f')} {figure}", flush=True)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def main() -> None:
             variant, variant_seconds = timed_match(args.variant, opponent, rules, args)
             diff = np.asarray(variant.deal_nets) - np.asarray(exact.deal_nets)
             cost = mean_ci(diff)
-            print(f"{preset:<6} vs {opponent:<7} {cost.mean:+.3f} [{cost.low:+.3f}, {cost.high:+.3f}] points/hand, "
+            print(f"{preset:<6} vs {opponent:<7} {cost.bracketed()} points/hand, "
                   f"{np.mean(diff != 0):.1%} of deals play out differently, "
                   f"time {variant_seconds / exact_seconds:.2f}x expert's", flush=True)
 

@@ -39,6 +39,15 @@ class Estimate:
         """
         return cls(float(data["mean"]), float(data["ci95"][0]), float(data["ci95"][1]), int(data["n"]))
 
+    def bracketed(self, spec: str = "+.3f", scale: float = 1, unit: str = "") -> str:
+        """The mean, then its 95% interval in brackets, each in format ``spec`` after scaling.
+
+        >>> Estimate(0.0077, 0.0051, 0.0103, 40000).bracketed("+.2f", 100, " pp")
+        '+0.77 pp [+0.51, +1.03]'
+        """
+        mean, low, high = (format(scale * x, spec) for x in (self.mean, self.low, self.high))
+        return f"{mean}{unit} [{low}, {high}]"
+
     def text(self, digits: int = 2, percent: bool = False) -> str:
         if self.n == 0:
             return "n/a"  # nothing to measure, e.g. undercuts of a seat that never knocked

@@ -60,12 +60,31 @@ REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; r
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
 _SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
-# What a candidate's result on one deal is, per objective (the report's wording).
-OBJECTIVES = {
-    "points": "the paired points/hand difference against each opponent",
-    "games": "the share of games to the target score won against each opponent, over the seatings of each game",
-}
 _RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a candidate's result on one deal is, and how the report words and prints it."""
+
+    describes: str  # the result on one deal, in words
+    unit: str  # what a deal is
+    figures: str  # the held-out table's figures
+    games: bool  # games to the target score, a share won (in %, gains in percentage points); else hands
+
+    def value(self, e: Estimate) -> str:
+        return e.bracketed(".2f", 100, "%") if self.games else e.bracketed()
+
+    def gain(self, e: Estimate) -> str:
+        return e.bracketed("+.2f", 100, " pp") if self.games else e.bracketed()
+
+
+OBJECTIVES = {
+    "points": Objective("the paired points/hand difference against each opponent", "deals",
+                        "paired points/hand vs the opponent", games=False),
+    "games": Objective("the share of games to the target score won against each opponent, over the seatings of "
+                       "each game", "games", "games won", games=True),
+}
 
 
 # -- what is searched ---------------------------------------------------------------------------------
@@ -193,9 +212,8 @@ class TuneSpec:
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:10]
 
     @property
-    def unit(self) -> str:
-        """What a deal is under the objective."""
-        return "games" if self.objective == "games" else "deals"
+    def kind(self) -> Objective:
+        return OBJECTIVES[self.objective]
 
     def rung_deals(self) -> list[int]:
         """Deals (hands or games) per opponent a candidate has played by the end of each rung."""
@@ -237,7 +255,7 @@ def panel_mean(estimates: Sequence[Estimate]) -> Estimate:
 def play(spec: TuneSpec, strategy: Strategy, opponent: int, deals: int, seed: int,
          workers: int | None) -> np.ndarray:
     """The strategy's result on each deal against a panel opponent, in the objective's terms."""
-    games = spec.objective == "games"
+    games = spec.kind.games
     result = match(strategy, spec.panel[opponent], spec.rules, hands=None if games else deals,
                    games=deals if games else None, seed=seed, workers=workers, strategy_paths=spec.strategy_paths)
     return result.game_wins if games else result.deal_nets
@@ -392,15 +410,6 @@ def _rules_name(rules: Rules) -> str:
     return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
 
 
-def _signed(e: Estimate, objective: str, gain: bool = False) -> str:
-    """Points/hand, or games won in percent (a gain in percentage points)."""
-    if objective == "points":
-        return f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"
-    if gain:
-        return f"{100 * e.mean:+.2f} pp [{100 * e.low:+.2f}, {100 * e.high:+.2f}]"
-    return f"{100 * e.mean:.2f}% [{100 * e.low:.2f}, {100 * e.high:.2f}]"
-
-
 def _number(value: float) -> str:
     return f"{value:g}"
 
@@ -443,7 +452,7 @@ class TuneResult:
         return {
             "spec": self.spec.identity(), "strategy": self.strategy, "values": self.values,
             "baseline_values": self.baseline_values, "trials": self.trials,
-            "objective": f"mean over the panel of {OBJECTIVES[self.spec.objective]}",
+            "objective": f"mean over the panel of {self.spec.kind.describes}",
             "held_out_deals_per_opponent": self.held_out_deals, "tuned": self.tuned.as_dict(),
             "baseline": self.baseline.as_dict(), "gain": self.gain.as_dict(),
             "opponents": [o.as_dict() for o in self.opponents], "seeds": self.seeds(), "seconds": self.seconds,
@@ -451,13 +460,10 @@ class TuneResult:
         }
 
     def _rows(self) -> list[tuple[str, str, str, str]]:
-        kind = self.spec.objective
+        kind = self.spec.kind
         rows = [(o.name, o.tuned, o.baseline, o.gain) for o in self.opponents]
         rows.append(("panel mean", self.tuned, self.baseline, self.gain))
-        return [(name, _signed(a, kind), _signed(b, kind), _signed(g, kind, gain=True)) for name, a, b, g in rows]
-
-    def _figures(self) -> str:
-        return "paired points/hand vs the opponent" if self.spec.objective == "points" else "games won"
+        return [(name, kind.value(a), kind.value(b), kind.gain(g)) for name, a, b, g in rows]
 
     def _header(self) -> str:
         t, s = self.trials, self.spec
@@ -465,33 +471,34 @@ class TuneResult:
                 f"{t['finished']} trials, {t['complete']} played every rung, {t['pruned']} stopped early")
 
     def text(self) -> str:
+        s = self.spec
         lines = [self._header(), f"  {'parameter':<20}{'default':>10}{'tuned':>10}  searched"]
-        for d in self.spec.dimensions:
+        for d in s.dimensions:
             lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
                          f"  {_number(d.low)}..{_number(d.high)}")
         lines.append(f"  tuned strategy: {self.strategy}")
-        lines.append(f"held-out check on {self.held_out_deals:,} fresh {self.spec.unit} per opponent, each in every "
-                     f"seating ({self._figures()}, 95% intervals):")
+        lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
+                     f"seating ({s.kind.figures}, 95% intervals):")
         lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
         lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
-        deals, value = self.spec.rung_deals()[-1], self.trials["search_value"]
-        shown = f"{value:+.3f}" if self.spec.objective == "points" else f"{100 * value:.2f}% of games won"
+        deals, value = s.rung_deals()[-1], self.trials["search_value"]
+        shown = f"{100 * value:.2f}% of games won" if s.kind.games else f"{value:+.3f}"
         lines.append(f"best candidate: trial {self.trials['best']}, search objective {shown} on {deals:,} "
-                     f"{self.spec.unit} per opponent ({self.seconds:.1f} s)")
+                     f"{s.kind.unit} per opponent ({self.seconds:.1f} s)")
         return "\n".join(lines)
 
     def markdown(self) -> str:
         s = self.spec
         lines = [f"# Tuning `{s.family}`", "", self._header() + ".", "",
-                 f"Objective: the mean over the panel of {OBJECTIVES[s.objective]} "
+                 f"Objective: the mean over the panel of {s.kind.describes} "
                  "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
-                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.unit} per opponent.", "",
+                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.kind.unit} per opponent.", "",
                  "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
         lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
                   f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]
         lines += ["", f"Tuned strategy: `{self.strategy}`", "",
-                  f"Held-out check on {self.held_out_deals:,} fresh {s.unit} per opponent (seeds the search never "
-                  f"used), {self._figures()} with 95% intervals:", "",
+                  f"Held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent (seeds the search never "
+                  f"used), {s.kind.figures} with 95% intervals:", "",
                   "| opponent | tuned | default | gain |", "|---|---|---|---|"]
         lines += [f"| {name} | {a} | {b} | {g} |" for name, a, b, g in self._rows()]
         return "\n".join(lines) + "\n"

@@ -473,9 +473,7 @@ def best_kept_hand_nb(hand, candidates, model, table, ceiling=np.inf):
             break
         floors[i] = np.inf
         card = cards[i]
-        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, table, bar - dangers[i], bounds[i])
-        if model[M_DANGER_WEIGHT] != 0:
-            worth += dangers[i]
+        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, table, bar - dangers[i], bounds[i]) + dangers[i]
         key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key

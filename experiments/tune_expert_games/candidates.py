@@ -47,12 +47,12 @@ def main() -> None:
     r = mean_ci(reference)
     print(f"{args.games:,} games x 2 seatings vs {args.against}, rules {args.rules}, seed {args.seed}, "
           f"{machine_load()}")
-    print(f"{args.reference:<64} {100 * r.mean:6.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]")
+    print(f"{args.reference:<64}  {r.bracketed('.2f', 100, '%')}")
     for name in args.candidates:
         mine = wins(name)
         gain, rate = paired_difference(mine, reference), mean_ci(mine)
-        print(f"{name:<64} {100 * rate.mean:6.2f}% [{100 * rate.low:.2f}, {100 * rate.high:.2f}]  gain "
-              f"{100 * gain.mean:+.2f} pp [{100 * gain.low:+.2f}, {100 * gain.high:+.2f}]", flush=True)
+        print(f"{name:<64}  {rate.bracketed('.2f', 100, '%')}  gain {gain.bracketed('+.2f', 100, ' pp')}",
+              flush=True)
 
 
 if __name__ == "__main__":
