@@ -148,10 +148,11 @@ from .layout import (
     V_UPCARD,
     WALL_FIFTIETH_CARD,
 )
-from .linking import DECIDE_TYPE, unmanaged_nb
+from .linking import DECIDE_TYPE, stack_array_nb, unmanaged_nb
 from .melds_nb import (
     MAX_MELDS_IN_ARRANGEMENT,
-    deadwood_after_discard_nb,
+    deadwood_after_discard_fast_nb,
+    deadwood_after_each_discard_nb,
     deadwood_nb,
     layoff_deadwood_nb,
     optimal_arrangements_nb,
@@ -399,15 +400,21 @@ def discard_nb(board, seat, card):
 
 @njit(cache=True)
 def knock_discards_nb(hand, limit, forbidden):
-    """Mask of the discards after which ``hand`` may knock (deadwood <= limit)."""
-    if deadwood_after_discard_nb(hand) > limit:
+    """Mask of the discards after which ``hand`` may knock (deadwood <= limit).
+
+    Asked after every draw; players holding for gin keep hands that could
+    knock for many turns, so every discard is tried in one kernel pass.
+    """
+    if deadwood_after_discard_fast_nb(hand) > limit:
         return np.int64(0)
+    deadwood_of = stack_array_nb(1, N_CARDS, np.int64)[0]
+    deadwood_after_each_discard_nb(hand, deadwood_of)
     found = np.int64(0)
     rest = hand & ~(BIT << forbidden) if forbidden >= 0 else hand
     while rest:
         card = rest & -rest
         rest ^= card
-        if deadwood_nb(hand ^ card) <= limit:
+        if deadwood_of[count_cards_nb(card - 1)] <= limit:
             found |= card
     return found
 
