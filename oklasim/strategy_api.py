@@ -79,7 +79,7 @@ from ._kernels.kit_nb import (
     unseen_nb,
 )
 from ._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from ._kernels.linking import DECIDE_SIGNATURE
+from ._kernels.linking import DECIDE_SIGNATURE, stack_array_nb
 from ._kernels.melds_nb import deadwood_after_discard_fast_nb, deadwood_after_discard_nb, deadwood_after_each_discard_nb, deadwood_nb
 from .strategy import Family, Param
 

@@ -103,7 +103,6 @@ from oklasim.strategy_api import (
     deadwood_after_discard_fast_nb,
     deadwood_after_discard_nb,
     deadwood_after_each_discard_nb,
-    deadwood_nb,
     high_card_key_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
@@ -115,6 +114,7 @@ from oklasim.strategy_api import (
     opponent_draws_nb,
     opponents_known_nb,
     pile_top_nb,
+    stack_array_nb,
     undercut_risk_nb,
     unseen_nb,
 )
@@ -310,16 +310,27 @@ def deadwood_floor_nb(hand, dw):
     return dw - card_value_nb(top)
 
 
+@njit(cache=True, inline="always")
+def scratch_nb():
+    """A decision's per-card tables, in its stack frame (``stack_array_nb``): no allocation, no reference counts.
+
+    (out table: chances, partners), (candidate table: deadwood left, floors,
+    bounds, dangers); both filled only at the cards they are about.
+    """
+    reals = stack_array_nb(4, N_CARDS, np.float64)
+    counts = stack_array_nb(2, N_CARDS, np.int64)
+    return (reals[0], counts[0]), (counts[1], reals[1], reals[2], reals[3])
+
+
 @njit(cache=True)
-def out_table_nb(hand, model):
+def out_table_nb(hand, model, table):
     """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
 
     A decision's kept hands are ``hand`` less a card, so their outs are
     among these: each is worked out once per decision rather than once per
-    kept hand. Two arrays indexed by card, filled at those cards only.
+    kept hand. ``table`` is two arrays indexed by card, filled at those cards only.
     """
-    chances = np.empty(N_CARDS)
-    partners = np.empty(N_CARDS, np.int64)
+    chances, partners = table
     if model[M_STOCK] > 0:
         outs = meld_outs_nb(hand) & model[M_UNSEEN]
         while outs:
@@ -328,7 +339,6 @@ def out_table_nb(hand, model):
             card = count_cards_nb(bit - 1)
             chances[card] = stock_chance_nb(bit, model)
             partners[card] = meld_partners_value_nb(hand, card)
-    return chances, partners
 
 
 @njit(cache=True, inline="always")
@@ -424,56 +434,76 @@ def danger_nb(card, model):
 
 
 @njit(cache=True)
-def discard_candidates_nb(hand, allowed, model, slack, table):
-    """The discards among ``allowed``: arrays of (card, deadwood left, floor, bound, danger); ``table`` is ``hand``'s.
+def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
+    """The discards among ``allowed`` within ``slack`` deadwood points of the least, as a mask; ``table`` is ``hand``'s.
 
-    The floor is a lower bound on the worth of the kept hand (its cost and
-    danger less its ``draw_bound_nb``, the bound), infinite for a discard
-    giving up more than ``slack`` deadwood points.
+    Fills the ``candidates`` table at every card of ``hand``: the deadwood
+    left; at the candidates: a floor, a lower bound on the worth of the kept
+    hand (its cost less its ``draw_bound_nb``, the bound; the danger joins
+    it in the search), the bound, and a danger of 0 until then.
     """
-    rest = allowed & hand
-    n = count_cards_nb(rest)
-    deadwood_of = np.empty(N_CARDS, np.int64)
-    deadwood_after_each_discard_nb(hand, deadwood_of)
-    cards = np.empty(n, np.int64)
-    dws = np.empty(n, np.int64)
+    dws, floors, bounds, dangers = candidates
+    deadwood_after_each_discard_nb(hand, dws)
     least = 1 << 30
-    for i in range(n):
+    rest = allowed & hand
+    while rest:
         bit = rest & -rest
         rest ^= bit
-        cards[i] = count_cards_nb(bit - 1)
-        dws[i] = deadwood_of[cards[i]]
-        least = min(least, dws[i])
-    floors = np.full(n, np.inf)
-    bounds = np.zeros(n)
-    dangers = np.zeros(n)
-    for i in range(n):
-        if dws[i] <= least + slack:
-            bounds[i] = draw_bound_nb(hand ^ (BIT << cards[i]), dws[i], model, table)
-            dangers[i] = danger_nb(cards[i], model)
-            floors[i] = cost_nb(dws[i], model) + dangers[i] - bounds[i]
-    return cards, dws, floors, bounds, dangers
+        least = min(least, dws[count_cards_nb(bit - 1)])
+    found = np.int64(0)
+    rest = allowed & hand
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = count_cards_nb(bit - 1)
+        if dws[card] <= least + slack:
+            bounds[card] = draw_bound_nb(hand ^ bit, dws[card], model, table)
+            floors[card] = cost_nb(dws[card], model) - bounds[card]
+            dangers[card] = 0.0
+            found |= bit
+    return found
+
+
+@njit(cache=True, inline="always")
+def lowest_floor_nb(cards, floors):
+    """(card, floor) of the lowest floor among ``cards`` (a non-empty mask); ties: the lowest card."""
+    best_card, best = NO_CARD, np.inf
+    while cards:
+        bit = cards & -cards
+        cards ^= bit
+        card = count_cards_nb(bit - 1)
+        if floors[card] < best or best_card == NO_CARD:
+            best_card, best = card, floors[card]
+    return best_card, best
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, candidates, model, table, ceiling=np.inf):
-    """(card, worth): of the ``discard_candidates_nb``, the discard leaving the best hand, danger included.
+def best_kept_hand_nb(hand, found, candidates, model, table, ceiling=np.inf):
+    """(card, worth): of the candidates ``found`` (``discard_candidates_nb``), the discard leaving the best hand.
 
     Branch and bound with the answer of trying every discard: they are tried
     from the lowest floor up, and the search ends at the first floor above
     the best worth found or above ``ceiling``, a worth the caller needs to
-    beat (the answer is exact whenever the best worth is at most it).
+    beat (the answer is exact whenever the best worth is at most it). A
+    candidate's danger is worked out when it first comes up, then it goes
+    back in line with the danger in its floor: most never come up.
     """
-    cards, dws, floors, bounds, dangers = candidates
+    dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
-    for _ in range(cards.size):
-        i = np.argmin(floors)
+    weighed = found if model[M_DANGER_WEIGHT] == 0 else np.int64(0)  # candidates whose floor holds their danger
+    while found:
+        card, floor = lowest_floor_nb(found, floors)
         bar = min(best, ceiling) + BOUND_MARGIN
-        if floors[i] > bar:
+        if floor > bar:
             break
-        floors[i] = np.inf
-        card = cards[i]
-        worth = hand_value_nb(hand ^ (BIT << card), dws[i], model, table, bar - dangers[i], bounds[i]) + dangers[i]
+        bit = BIT << card
+        if not weighed & bit:
+            weighed |= bit
+            dangers[card] = danger_nb(card, model)
+            floors[card] += dangers[card]
+            continue
+        found ^= bit
+        worth = hand_value_nb(hand ^ bit, dws[card], model, table, bar - dangers[card], bounds[card]) + dangers[card]
         key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
@@ -485,9 +515,10 @@ def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
     hand, model = view[V_HAND], opponent_model_nb(view, params)
-    table = out_table_nb(hand, model)
-    candidates = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table)
-    card, _ = best_kept_hand_nb(hand, candidates, model, table)
+    table, candidates = scratch_nb()
+    out_table_nb(hand, model, table)
+    found = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table, candidates)
+    card, _ = best_kept_hand_nb(hand, found, candidates, model, table)
     return card
 
 
@@ -500,18 +531,19 @@ def take_nb(view, params):
     hand = view[V_HAND]
     taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
+    table, candidates = scratch_nb()
+    out_table_nb(taken, model, table)  # the outs of the hand now are among the taken hand's
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
-    table = out_table_nb(taken, model)  # the outs of the hand now are among the taken hand's
-    candidates = discard_candidates_nb(taken, hand, model, params[SLACK], table)
-    dw = deadwood_nb(hand)
+    found = discard_candidates_nb(taken, hand, model, params[SLACK], table, candidates)
+    dw = candidates[0][top]  # the taken hand less the card taken
     now = cost_nb(dw, model)
     # After a stock draw the hand is worth at most its cost now: no kept hand can beat that, no take.
-    if candidates[2].min() > now + BOUND_MARGIN:
+    if lowest_floor_nb(found, candidates[1])[1] > now + BOUND_MARGIN:
         return 0
     # After a stock draw: the hand now less one draw's expected saving.
     saving, gin = draw_saving_nb(hand, dw, model, table)
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
-    card, taken_worth = best_kept_hand_nb(taken, candidates, model, table, after_draw)
+    card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
