@@ -8,7 +8,8 @@ ace = 0 ... king = 12; a hand is a 52-bit mask, bit ``i`` for card ``i``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import config, njit, types
+from numba.extending import intrinsic
 
 N_RANKS = 13  # cards per suit
 N_SUITS = 4
@@ -67,13 +68,32 @@ def suit_pattern_nb(mask, suit):
     return (mask >> (N_RANKS * suit)) & RANK_MASK
 
 
+@intrinsic
+def _population_count(typingctx, mask):
+    """The processor's bit count of an integer, as that integer type."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return mask(mask), codegen
+
+
 @njit(cache=True, inline="always")
 def count_cards_nb(mask):
-    """Cards in a mask: a branch-free bit count (card masks are below 2**52, so signed shifts are safe)."""
-    x = mask - ((mask >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
+    """Cards in a mask, in one instruction (LLVM does not turn a shift-and-add bit count into it).
+
+    The card index of a one-card mask ``bit`` is ``count_cards_nb(bit - 1)``:
+    every loop over a hand's cards counts, so this was measured worth a
+    tenth of expert's time.
+    """
+    return _population_count(mask)
+
+
+def _count_cards(mask):
+    return np.int64(int(mask).bit_count())
+
+
+if config.DISABLE_JIT:
+    count_cards_nb = _count_cards  # noqa: F811 - the intrinsic cannot run in plain Python
