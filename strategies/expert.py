@@ -381,6 +381,8 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
     as soon as the value is sure to be above ``give_up``, each out not yet
     tried counted at its ``out_bound_nb``; that spares most kernel calls of
     a search. The value, when returned, is the same number either way.
+    Once the look-ahead has faded to 0, only gin counts: outs that cannot
+    go gin (``out_bound_nb``'s floor above 0) need no kernel call.
     """
     saving, gin = 0.0, 0.0
     now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
@@ -390,8 +392,11 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
         while outs:
             bit = outs & -outs
             outs ^= bit
+            card = count_cards_nb(bit - 1)
             if give_up < np.inf:
-                bound -= out_bound_nb(dw, floor, now, count_cards_nb(bit - 1), model, table)
+                bound -= out_bound_nb(dw, floor, now, card, model, table)
+            if lookahead == 0.0 and floor > table[1][card]:
+                continue
             out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
             saving += out_saving
             gin += out_gin

@@ -51,6 +51,13 @@ def random_positions(n, seed):
         yield view_of(hand, pile, taken, discarded, draws=2 * len(pile), my_draws=len(pile))
 
 
+def out_table(hand, model):
+    """``out_table_nb`` into fresh arrays (the strategy's own tables live on its stack)."""
+    table = (np.empty(52), np.empty(52, dtype=np.int64))
+    MODULE.out_table_nb(hand, model, table)
+    return table
+
+
 def held_chances(model):
     return np.array([MODULE.held_chance_nb(np.int64(1) << c, model) for c in range(52)])
 
@@ -111,36 +118,66 @@ def test_meld_chance_is_exact_for_independent_cards():
             assert math.isclose(MODULE.meld_chance_nb(card, model), exact, abs_tol=1e-12), (card, exact)
 
 
+def reference_saving(hand, model):
+    """(cost one stock draw saves, chance it goes gin) of a 10-card hand, by brute force on the reference kernels."""
+    chances = held_chances(model)
+    dw = reference.deadwood(hand)
+    cost = lambda d: d + model[MODULE.M_STEEPNESS] * min(d, model[MODULE.M_STEEP_ZONE])  # noqa: E731
+    saving = gin = 0.0
+    for card in range(52):
+        if not model[MODULE.M_UNSEEN] >> card & 1 or hand >> card & 1:
+            continue
+        melds_with_two = any(
+            reference.is_meld(sum(1 << c for c in pair) | 1 << card)
+            for pair in itertools.combinations([c for c in range(52) if hand >> c & 1], 2)
+        )
+        after = reference.deadwood_after_discard(hand | 1 << card)
+        if melds_with_two and after < dw:
+            chance = (1 - chances[card]) / model[MODULE.M_STOCK]
+            saving += chance * (cost(dw) - cost(after))
+            gin += chance * (after == 0)
+    return saving, gin
+
+
+DENSE_HANDS = ("4h 5h 6h 7h 7s 7d 9c 9d 2s 3s", "4h 5h 6h 7h 7s 7d 9c 9d 9s 2s")  # the second is one card off gin
+
+
+def meld_dense_or_random_hands(n, seed):
+    """(k, view, hand): every other hand of ``random_positions`` replaced by one rich in melds."""
+    for k, view in enumerate(random_positions(n, seed)):
+        if k % 2:
+            view[L.V_HAND] = parse_hand(DENSE_HANDS[k // 2 % 2])
+            view[L.V_PILE_MASK] &= ~view[L.V_HAND]
+        yield k, view, int(view[L.V_HAND])
+
+
 def test_draw_saving_against_the_reference():
     """Every card melding with two of the hand, tried with the best discard after it, weighted by its stock chance."""
-    params = DEFAULTS
-    for k, view in enumerate(random_positions(80, seed=3)):
-        hand = int(view[L.V_HAND])
-        if k % 2:  # meld-dense hands too
-            hand = parse_hand("4h 5h 6h 7h 7s 7d 9c 9d 2s 3s")
-            view[L.V_HAND] = hand
-            view[L.V_PILE_MASK] &= ~hand
-        model = MODULE.opponent_model_nb(view, params)
-        chances = held_chances(model)
-        dw = reference.deadwood(hand)
-        cost = lambda d: d + model[MODULE.M_STEEPNESS] * min(d, model[MODULE.M_STEEP_ZONE])  # noqa: E731
-        saving = gin = 0.0
-        for card in range(52):
-            if not model[MODULE.M_UNSEEN] >> card & 1 or view[L.V_HAND] >> card & 1:
-                continue
-            melds_with_two = any(
-                reference.is_meld(sum(1 << c for c in pair) | 1 << card)
-                for pair in itertools.combinations([c for c in range(52) if hand >> c & 1], 2)
-            )
-            after = reference.deadwood_after_discard(hand | 1 << card)
-            if melds_with_two and after < dw:
-                chance = (1 - chances[card]) / model[MODULE.M_STOCK]
-                saving += chance * (cost(dw) - cost(after))
-                gin += chance * (after == 0)
+    for k, view, hand in meld_dense_or_random_hands(80, seed=3):
+        model = MODULE.opponent_model_nb(view, DEFAULTS)
+        saving, gin = reference_saving(hand, model)
         # The take decision looks the outs up in the table of the hand with the pile top taken.
         taken = hand | 1 << int(view[L.V_PILE + view[L.V_PILE_SIZE] - 1]) if k % 4 == 0 else hand
-        got = MODULE.draw_saving_nb(hand, dw, model, MODULE.out_table_nb(taken, model))
+        got = MODULE.draw_saving_nb(hand, reference.deadwood(hand), model, out_table(taken, model))
         assert math.isclose(got[0], saving, abs_tol=1e-9) and math.isclose(got[1], gin, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("horizon", [99, 1])
+def test_hand_value_against_the_reference(horizon):
+    """Cost less the look-ahead's saving and the gin chance's worth; at horizon 1 the look-ahead has faded to 0
+    (the value skips the outs that cannot go gin) and a gin weight of 60 makes every gin out count."""
+    params = strategy.resolve("expert", {"lookahead_horizon": horizon, "gin_weight": 60}).vector()
+    gin_seen = 0
+    for _, view, hand in meld_dense_or_random_hands(80, seed=5):
+        model = MODULE.opponent_model_nb(view, params)
+        assert (model[MODULE.M_LOOKAHEAD] == 0) == (horizon == 1)
+        saving, gin = reference_saving(hand, model)
+        dw = reference.deadwood(hand)
+        cost = dw + model[MODULE.M_STEEPNESS] * min(dw, model[MODULE.M_STEEP_ZONE])
+        expected = cost - model[MODULE.M_LOOKAHEAD] * saving - params[MODULE.GIN_WEIGHT] * gin
+        assert math.isclose(MODULE.hand_value_nb(hand, dw, model, out_table(hand, model)), expected, abs_tol=1e-9)
+        gin_seen += gin > 0
+    assert gin_seen > 10
 
 
 def positions_after_a_draw(n, seed):
@@ -165,7 +202,7 @@ def every_discard_tried(hand, allowed, model, params):
         if dw > least + params[MODULE.SLACK]:
             continue
         kept = hand & ~(1 << card)
-        worth = MODULE.hand_value_nb(kept, dw, model, MODULE.out_table_nb(kept, model))
+        worth = MODULE.hand_value_nb(kept, dw, model, out_table(kept, model))
         if params[MODULE.DANGER_WEIGHT] != 0:
             worth += params[MODULE.DANGER_WEIGHT] * MODULE.meld_chance_nb(card, model)
         key = (worth, -((card % 13) * 4 + card // 13))
@@ -173,7 +210,9 @@ def every_discard_tried(hand, allowed, model, params):
     return best[2], best[0]
 
 
-@pytest.mark.parametrize("changes", [{}, {"lookahead": 8, "gin_weight": 60}, {"danger_weight": 0, "slack": 20}])
+@pytest.mark.parametrize(
+    "changes", [{}, {"lookahead": 8, "gin_weight": 60}, {"danger_weight": 0, "slack": 20}, {"lookahead_horizon": 1}]
+)
 def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
     """Same card and the same worth to the last bit; with a ceiling, exact up to it and above it otherwise."""
     params = strategy.resolve("expert", changes).vector()
@@ -184,9 +223,10 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
             card, worth = every_discard_tried(hand, allowed, model, params)
 
             def search(*ceiling):
-                table = MODULE.out_table_nb(hand, model)
-                candidates = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table)
-                return MODULE.best_kept_hand_nb(hand, candidates, model, table, *ceiling)
+                table = out_table(hand, model)
+                candidates = (np.empty(52, dtype=np.int64), np.empty(52), np.empty(52), np.empty(52))
+                found = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table, candidates)
+                return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, *ceiling)
 
             assert search() == (card, worth)
             assert search(worth) == (card, worth)
@@ -205,7 +245,7 @@ def test_the_bounds_hold_for_every_out():
         model = MODULE.opponent_model_nb(view, params)
         eleven = int(view[L.V_HAND])
         hand = eleven & ~(eleven & -eleven)
-        table = MODULE.out_table_nb(eleven, model)
+        table = out_table(eleven, model)
         dw = reference.deadwood(hand)
         now = MODULE.cost_nb(dw, model)
         floor = MODULE.deadwood_floor_nb(hand, dw)
