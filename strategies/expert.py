@@ -172,6 +172,8 @@ LAY_SAFE = 15
 # its own answer in the first two of the same view when it hands a decision over to expert.
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
 RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four cards of the lowest rank
+MOST_PARTNERS = N_CARDS  # the slot after the cards in the out table's partner values: the most of them
+TABLE_SIZE = MOST_PARTNERS + 1  # a constant: stack_array_nb sizes must be
 # Bounds are compared with this margin, so that rounding can never set aside the best discard.
 BOUND_MARGIN = 1e-9
 
@@ -315,10 +317,11 @@ def scratch_nb():
     """A decision's per-card tables, in its stack frame (``stack_array_nb``): no allocation, no reference counts.
 
     (out table: chances, partners), (candidate table: deadwood left, floors,
-    bounds, dangers); both filled only at the cards they are about.
+    bounds, dangers); both filled only at the cards they are about, and at
+    ``MOST_PARTNERS``.
     """
     reals = stack_array_nb(4, N_CARDS, np.float64)
-    counts = stack_array_nb(2, N_CARDS, np.int64)
+    counts = stack_array_nb(2, TABLE_SIZE, np.int64)
     return (reals[0], counts[0]), (counts[1], reals[1], reals[2], reals[3])
 
 
@@ -328,9 +331,11 @@ def out_table_nb(hand, model, table):
 
     A decision's kept hands are ``hand`` less a card, so their outs are
     among these: each is worked out once per decision rather than once per
-    kept hand. ``table`` is two arrays indexed by card, filled at those cards only.
+    kept hand. ``table`` is two arrays indexed by card, filled at those cards
+    only, and ``partners[MOST_PARTNERS]`` the most of those partner values.
     """
     chances, partners = table
+    partners[MOST_PARTNERS] = 0
     if model[M_STOCK] > 0:
         outs = meld_outs_nb(hand) & model[M_UNSEEN]
         while outs:
@@ -339,6 +344,7 @@ def out_table_nb(hand, model, table):
             card = count_cards_nb(bit - 1)
             chances[card] = stock_chance_nb(bit, model)
             partners[card] = meld_partners_value_nb(hand, card)
+            partners[MOST_PARTNERS] = max(partners[MOST_PARTNERS], partners[card])
 
 
 @njit(cache=True, inline="always")
@@ -364,6 +370,8 @@ def draw_bound_nb(hand, dw, model, table):
     if model[M_STOCK] <= 0:
         return 0.0
     now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
+    if model[M_LOOKAHEAD] == 0.0 and floor > table[1][MOST_PARTNERS]:
+        return 0.0  # the look-ahead has faded and no out can go gin: every out's bound is 0
     bound = 0.0
     outs = meld_outs_nb(hand) & model[M_UNSEEN]
     while outs:

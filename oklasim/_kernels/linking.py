@@ -79,7 +79,10 @@ def _stack_pointer(typingctx, rows, cols, dtype):
 
 @njit(cache=True, inline="always")
 def stack_array_nb(rows, cols, dtype):
-    """An uninitialised ``(rows, cols)`` scratch array (constant sizes) in the calling kernel's stack frame.
+    """An uninitialised ``(rows, cols)`` scratch array in the calling kernel's stack frame.
+
+    The sizes must be literals or global names of ints (numba types an
+    expression as a plain int, and no stack frame has a run-time size).
 
     No allocation and no reference counts, where ``np.empty`` costs a
     malloc, a free and atomic counts in every call it is passed to (measured
