@@ -101,7 +101,6 @@ from oklasim.strategy_api import (
     card_value_nb,
     count_cards_nb,
     deadwood_after_discard_fast_nb,
-    deadwood_after_discard_nb,
     deadwood_after_each_discard_nb,
     high_card_key_nb,
     highest_card_nb,
@@ -578,7 +577,7 @@ def knock_nb(view, params):
     draws = view[V_MY_DRAWS]
     anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
     holding_for_gin = not anyway and draws > params[GIN_AFTER_DRAWS]
-    if holding_for_gin and deadwood_after_discard_nb(view[V_HAND]) > 0:
+    if holding_for_gin and deadwood_after_discard_fast_nb(view[V_HAND]) > 0:
         return NO_CARD  # no discard goes gin: one kernel call rather than one per discard
     least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     if least > 0 and not anyway:

@@ -42,6 +42,7 @@ from .cards_nb import (
     BIT,
     FULL_DECK,
     MEAN_CARD_VALUE,
+    N_CARDS,
     N_RANKS,
     N_SUITS,
     RANK_MASK,
@@ -54,7 +55,8 @@ from .cards_nb import (
     suit_of_nb,
     suit_pattern_nb,
 )
-from .melds_nb import deadwood_after_discard_nb, deadwood_nb, hand_value_nb, layable_nb
+from .linking import stack_array_nb
+from .melds_nb import deadwood_after_discard_nb, deadwood_after_each_discard_nb, deadwood_nb, hand_value_nb, layable_nb
 from .rng_nb import below_nb, next_state_nb
 
 
@@ -106,15 +108,23 @@ def highest_card_nb(mask):
     return best
 
 
+ONE_PASS_FROM = 6  # more discards than this: one deadwood-after-each pass (~60 ns) beats a call each (~8 ns)
+
+
 @njit(cache=True)
 def min_deadwood_discards_nb(hand, allowed):
     """(least deadwood after discarding one of ``allowed``, mask of the discards reaching it)."""
     best, found = np.int64(1 << 30), np.int64(0)
     rest = allowed & hand
+    # Beyond a few discards, one kernel pass for all of them is cheaper than a deadwood call each.
+    several = count_cards_nb(rest) > ONE_PASS_FROM
+    deadwood_of = stack_array_nb(1, N_CARDS, np.int64)[0]
+    if several:
+        deadwood_after_each_discard_nb(hand, deadwood_of)
     while rest:
         card = rest & -rest
         rest ^= card
-        dw = deadwood_nb(hand ^ card)
+        dw = deadwood_of[count_cards_nb(card - 1)] if several else deadwood_nb(hand ^ card)
         if dw < best:
             best, found = dw, card
         elif dw == best:
