@@ -34,7 +34,8 @@ it does not collect).
   aside most discards, and most outs, before the deadwood kernel runs.
   What the kept hands of one decision share is worked out once: the
   deadwood after every discard (one kernel pass), each out's stock chance
-  and meld-partner bound (``out_table_nb``), each discard's danger.
+  and meld-partner bound (``out_table_nb``); a discard's danger only when
+  the search reaches it. The tables live on the stack (no allocation).
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
