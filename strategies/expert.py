@@ -173,7 +173,7 @@ LAY_SAFE = 15
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
 RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four cards of the lowest rank
 MOST_PARTNERS = N_CARDS  # the slot after the cards in the out table's partner values: the most of them
-TABLE_SIZE = MOST_PARTNERS + 1  # a constant: stack_array_nb sizes must be
+TABLE_SIZE = MOST_PARTNERS + 1  # named: stack_array_nb takes sizes as global names, not expressions
 # Bounds are compared with this margin, so that rounding can never set aside the best discard.
 BOUND_MARGIN = 1e-9
 

@@ -5,9 +5,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hand_strategies import any_hands
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from trace_checker import check_games
 
-from oklasim import engine, melds
+from oklasim import engine, melds, reference
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim._kernels.rng_nb import stream_state_nb
@@ -266,3 +269,15 @@ def test_hand_record_fields_fill_their_slots_once():
             width = L.MAX_SEATS if name in ("H_SEAT_POINTS", "H_SEAT_DEADWOOD") else 1
             slots += range(getattr(L, name), getattr(L, name) + width)
     assert sorted(slots) == list(range(L.N_HAND_FIELDS))
+
+
+@settings(deadline=None, max_examples=300)  # the first example compiles the kernels
+@given(any_hands(11, 11), st.integers(0, 10), st.integers(-1, 51))
+def test_the_knock_discards_are_every_discard_leaving_at_most_the_limit(hand, limit, forbidden):
+    """The one-pass kernel against a reference deadwood for each discard (NO_CARD = nothing forbidden)."""
+    expected = sum(
+        1 << card
+        for card in range(52)
+        if hand >> card & 1 and card != forbidden and reference.deadwood(hand & ~(1 << card)) <= limit
+    )
+    assert E.knock_discards_nb(np.int64(hand), limit, forbidden) == expected

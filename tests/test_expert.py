@@ -53,7 +53,7 @@ def random_positions(n, seed):
 
 def out_table(hand, model):
     """``out_table_nb`` into fresh arrays (the strategy's own tables live on its stack)."""
-    table = (np.empty(52), np.empty(53, dtype=np.int64))
+    table = (np.empty(52), np.empty(MODULE.TABLE_SIZE, dtype=np.int64))
     MODULE.out_table_nb(hand, model, table)
     return table
 
@@ -224,7 +224,7 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
 
             def search(*ceiling):
                 table = out_table(hand, model)
-                candidates = (np.empty(53, dtype=np.int64), np.empty(52), np.empty(52), np.empty(52))
+                candidates = (np.empty(52, dtype=np.int64), np.empty(52), np.empty(52), np.empty(52))
                 found = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table, candidates)
                 return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, *ceiling)
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from oklasim import melds
+from oklasim import melds, reference
 from oklasim._kernels import kit_nb as K
 from oklasim._kernels import layout as L
 from oklasim.cards import parse_card, parse_hand
@@ -89,3 +89,13 @@ def test_undercut_risk_estimate():
     assert (risks[:, 0] == 0).all()  # gin is never undercut
     assert (np.diff(risks, axis=1) >= 0).all() and (np.diff(risks, axis=0) >= 0).all()
     assert risks[0, 10] < 0.1 and risks[3, 10] > 0.5 and (risks <= 1).all()
+
+
+def test_least_deadwood_discards_against_brute_force():
+    """Both paths: a deadwood call per discard (a few allowed) and the one-pass kernel (many allowed)."""
+    for hand, card in random_hands(600, 11, seed=3):
+        for allowed in (hand, hand & ~(1 << card), 1 << card | (hand & -hand)):
+            left = {c: reference.deadwood(hand & ~(1 << c)) for c in range(52) if (allowed & hand) >> c & 1}
+            least = min(left.values())
+            expected = sum(1 << c for c, dw in left.items() if dw == least)
+            assert K.min_deadwood_discards_nb(np.int64(hand), np.int64(allowed)) == (least, expected)
