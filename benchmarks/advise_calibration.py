@@ -57,7 +57,7 @@ def predict(worlds, opponent, columns, c, samples, key):
     weights = np.zeros(samples)
     status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
     code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, L.D_KNOCK, columns,
-                             len(columns), active, key, 0, worlds.prior, worlds.evidence, 0, samples, out, weights,
+                             len(columns), active, key, 0, worlds.prior, worlds.evidence, 0.0, 0, samples, out, weights,
                              status, np.zeros(1, dtype=np.int64))
     assert code == 0, code
     total = weights.sum()
