@@ -27,9 +27,10 @@ GROWTH = 4
 MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
 # Worlds weighing less than this share of the heaviest seen in earlier batches are played by Russian roulette
-# (``advise_history_nb``): a tenth keeps every world explained as well as the best (their weights differ by
-# less, through the cards the opponent may have drawn) and plays a world one slip behind once in 100 (slip
-# 0.001), at a cost to the effective sample of a few percent.
+# (``advise_history_nb``). A tenth keeps the worlds explained about as well as the best (they differ through the
+# cards the opponent may have drawn) and plays a world one slip behind once in 100 (slip 0.001). Measured on
+# bench_advise's situations against expert: the effective sample per world sampled is that of full weighting
+# (within 3%) while 2-11% of the worlds are rolled out; a share of 1 loses up to 40% of it, 0.01 rolls out more.
 ROULETTE_SHARE = 0.1
 
 
