@@ -28,9 +28,11 @@ MIN_ESS = 20  # effective worlds an estimate needs before its interval is truste
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
 # Worlds weighing less than this share of the heaviest seen in earlier batches are played by Russian roulette
 # (``advise_history_nb``). A tenth keeps the worlds explained about as well as the best (they differ through the
-# cards the opponent may have drawn) and plays a world one slip behind once in 100 (slip 0.001). Measured on
-# bench_advise's situations against expert: the effective sample per world sampled is that of full weighting
-# (within 3%) while 2-11% of the worlds are rolled out; a share of 1 loses up to 40% of it, 0.01 rolls out more.
+# cards the opponent may have drawn) and plays a world one slip behind once in 10 (slip 0.01; 1 in 100 at 0.001).
+# Measured on bench_advise's situations against expert: the effective sample per world sampled is within 4% of
+# that at a share of 0.01 (and within noise of full weighting) while 3-12% of the worlds are rolled out; the
+# effective worlds per second are best at a tenth or a third (0.01 or 0.03 roll out 2-7 times more worlds; a share
+# of 1 loses up to 40% of the effective sample).
 ROULETTE_SHARE = 0.1
 
 
