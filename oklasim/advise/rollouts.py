@@ -291,6 +291,8 @@ def run(request: Request, extra_paths=()) -> Advice:
         opponent_draws=int(max(worlds.prior[0], 0)),
         opponent_turns=worlds.opponent_turns,
         plan=r.plan,
+        window=r.window if worlds.conditioned else None,
+        slip=r.slip if worlds.conditioned else None,
         ess=float(tally.ess(_representative(tally, members[best], metric))),
     )
 
