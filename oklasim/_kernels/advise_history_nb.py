@@ -17,7 +17,7 @@ opponent). Cards are never invented or moved, so no world breaks a hard
 constraint; a world the model cannot explain at all gets weight 0.
 
 Most uniform worlds are explained only with a slip or more, and weigh a
-thousandth of the best or less. Below a ``cutoff`` the weight is played by
+factor ``slip`` (0.01 by default) of the best or less. Below a ``cutoff`` the weight is played by
 Russian roulette (``roulette_nb``), turn by turn: such a world goes on with
 chance weight / cutoff and then weighs the cutoff, else it weighs 0 and is
 neither replayed further nor played out. Every step keeps the expected
