@@ -20,6 +20,7 @@ twice, seats swapped).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import time
@@ -74,8 +75,8 @@ def main() -> None:
     advise(**situations[0], max_samples=1024)  # load the compiled kernels once
     seeds = range(args.repeats)
     print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
-          f"{'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")
-    medians_all, medians_one, best_hw, open_hw, stops = [], [], [], [], []
+          f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")
+    medians_all, medians_one, best_hw, open_hw, stops, to_precision = [], [], [], [], [], []
     for request in situations:
         many = run_advice(request, cores, seeds)
         one = run_advice(request, 1, seeds)
@@ -88,8 +89,11 @@ def main() -> None:
         best_hw.append(first.recommendation.points.half_width)
         open_hw.append(max(open_))
         stops += [a.stop_reason for a in many]
+        # Stopped by a budget: +-0.5 not reached (never sooner than any time that reached it).
+        to_precision.append(t_all if all(a.stop_reason not in ("samples", "time") for a in many) else math.inf)
         print(f"{request['stock']:>5} {request['hand']:<34} {t_all:>13.3f} {t_one:>10.3f} "
-              f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} {first.stop_reason:>10} "
+              f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} "
+              f"{first.samples / first.seconds:>8,.0f} {first.ess / first.seconds:>6,.0f} {first.stop_reason:>10} "
               f"{best_hw[-1]:>8.2f} {open_hw[-1]:>11.2f}  {first.recommendation.label}")
     print(f"\nmedian over situations: {statistics.median(medians_all):.3f} s on {cores} cores, "
           f"{statistics.median(medians_one):.3f} s on 1 core "
@@ -97,6 +101,10 @@ def main() -> None:
     print(f"95% half-width of the recommended action: median {statistics.median(best_hw):.2f}, "
           f"max {max(best_hw):.2f} points; of any action still open: max {max(open_hw):.2f}")
     print("stop reasons: " + ", ".join(f"{r} {stops.count(r)}" for r in sorted(set(stops))))
+    reached = [t for t in to_precision if t < math.inf]
+    median = statistics.median(to_precision)
+    print(f"+-0.5 reached in {len(reached)} of {len(to_precision)} situations; median time to it on {cores} cores: "
+          + (f"{median:.3f} s" if median < math.inf else "not reached (a budget stopped half or more)"))
 
     # Throughput on a fixed workload: every candidate sampled to the end.
     fixed = {"max_samples": args.throughput, "precision": None, "max_seconds": None, "race": False}

@@ -719,3 +719,17 @@ def test_cli_three_players():
                                                  "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["recommendation"]["action"] == "knock"
+
+
+def test_the_note_says_what_the_intervals_leave_out():
+    """The measured bias at the calibrated window and slip; elsewhere that it is not calibrated; without a
+    history, how far off the worlds as played were measured."""
+    from oklasim.advise.result import CALIBRATED, HISTORY_BIAS, UNCONDITIONED_BIAS
+
+    window, slip = CALIBRATED
+    quick = QUICK | {"max_samples": 256}
+    assert HISTORY_BIAS in advise(SITUATION["hand"], upcard="9c", history=HISTORY, **quick).assumptions
+    other = advise(SITUATION["hand"], upcard="9c", history=HISTORY, window=window + 1, **quick)
+    assert f"calibrated at window {window}, slip {slip}, not at this setting" in other.assumptions
+    assert other.to_dict()["worlds"]["window"] == window + 1
+    assert UNCONDITIONED_BIAS in advise(**SITUATION, **quick).assumptions

@@ -15,6 +15,14 @@ replayed these are exact importance weights for the posterior given the
 whole public history (``slip = 0``: exact rejection of a deterministic
 opponent). Cards are never invented or moved, so no world breaks a hard
 constraint; a world the model cannot explain at all gets weight 0.
+
+Most uniform worlds are explained only with a slip or more, and weigh a
+factor ``slip`` (0.01 by default) of the best or less. Below a ``cutoff`` the weight is played by
+Russian roulette (``roulette_nb``), turn by turn: such a world goes on with
+chance weight / cutoff and then weighs the cutoff, else it weighs 0 and is
+neither replayed further nor played out. Every step keeps the expected
+weight, so the weighted estimates stay unbiased; the cost of a world then
+goes to the worlds that carry the weight.
 """
 
 from __future__ import annotations
@@ -113,9 +121,28 @@ def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch)
                             slip, scratch)
 
 
+@njit(cache=True, inline="always")
+def unit_nb(state):
+    """A uniform draw in [0, 1) from ``state``."""
+    return (mix64_nb(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 @njit(cache=True)
-def history_weight_nb(fn, params, turns, snapshots, hand, slip, state):
-    """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc."""
+def roulette_nb(weight, cutoff, state):
+    """Russian roulette: a weight below ``cutoff`` becomes the cutoff with chance weight / cutoff, else 0 (the
+    expected weight is unchanged). Returns (weight, state); the coin is the world's own next draw."""
+    if weight <= 0.0 or weight >= cutoff:
+        return weight, state
+    state = next_state_nb(state)
+    return (cutoff if unit_nb(state) * cutoff < weight else 0.0), state
+
+
+@njit(cache=True)
+def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
+    """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc.
+
+    ``cutoff`` 0: the exact weight; above 0, the weight is played by roulette after every turn (latest first,
+    so a world the latest turn already condemns is dropped after one turn's replay)."""
     scratch = np.empty(snapshots.shape[2], dtype=np.int64)
     likes = np.empty(N_CARDS, dtype=np.float64)
     cards = np.empty(N_CARDS, dtype=np.int64)
@@ -125,6 +152,9 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state):
         if turn[T_KIND] == TURN_PASS:
             weight *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[i, SNAP_CHOICE], hand, NO_CARD, NO_CARD, params, 0, slip,
                                 scratch)
+            weight, state = roulette_nb(weight, cutoff, state)
+            if weight == 0.0:
+                return weight, state
             continue
         after = hand | (BIT << turn[T_DISCARD])
         if turn[T_KIND] == TURN_UPCARD or turn[T_KIND] == TURN_PILE:
@@ -146,20 +176,24 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state):
             return 0.0, state
         # The card it drew, in proportion to its likelihood; the weight keeps the average (uniform a priori).
         state = next_state_nb(state)
-        target = (mix64_nb(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+        target = unit_nb(state) * total
         pick = 0
         while pick < n - 1 and target >= likes[pick]:
             target -= likes[pick]
             pick += 1
         weight *= total / n
         hand = after & ~(BIT << cards[pick])
+        weight, state = roulette_nb(weight, cutoff, state)
+        if weight == 0.0:
+            return weight, state
     return weight, state
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64), cache=True)
-def world_weight_nb(fn, params, turns, snapshots, hand, slip, state):
+@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64),
+      cache=True)
+def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
     """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
-    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state)
+    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff)
     return weight
 
 

@@ -220,8 +220,8 @@ def game_winner_nb(work, cont, params, scores, dealer, hand_number, deck_rng, ar
 
 @njit(cache=True)
 def run_samples_nb(
-    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn, forced_fn, params, out,
-    weights, status, stop
+    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo, hi, me_fn, opp_fn, forced_fn,
+    params, out, weights, status, stop
 ):
     """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
 
@@ -230,7 +230,8 @@ def run_samples_nb(
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
     ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
-    (``advise_history_nb``); a world of weight 0 is not played. Once another
+    (``advise_history_nb``; below ``cutoff`` > 0 it is played by Russian
+    roulette); a world of weight 0 is not played. Once another
     thread sets ``stop[0]`` (the time budget is spent) the worlds not finished
     get weight -1 and are not counted; world 0 is always finished, so that
     there is an answer. Returns a status (the engine's error fields go to
@@ -283,7 +284,7 @@ def run_samples_nb(
         weight = 1.0
         if turns.shape[0] > 0:  # (two players)
             weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                          stream_state_nb(history_key, s))
+                                          stream_state_nb(history_key, s), cutoff)
         if weight == 0.0:
             row[:, :] = 0
             weights[s - lo] = weight
@@ -361,6 +362,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64,
     int64[::1],
     types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
+    float64,
     int64,
     int64,
     int64[:, :, ::1],
@@ -372,13 +374,13 @@ ADVISE_BATCH_SIGNATURE = int64(
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
-    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, out,
-    weights, status, stop
+    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo,
+    hi, out, weights, status, stop
 ):
     """``run_samples_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
     deadline)."""
-    return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, lo, hi, me_fn, opp_fn,
-                          forced_fn, params, out, weights, status, stop)
+    return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo, hi, me_fn,
+                          opp_fn, forced_fn, params, out, weights, status, stop)
 
 
 @njit(cache=True)

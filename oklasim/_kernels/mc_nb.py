@@ -140,7 +140,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
     prior = played_prior_nb(view, kind) if params[P_PRIOR] != 0 else np.array([-1, 0, -1], dtype=np.int64)
     weights = np.empty(samples, dtype=np.float64)
-    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, no_evidence_nb(V_SIZE), 0, samples, cont_fn,
+    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, no_evidence_nb(V_SIZE), 0.0, 0, samples, cont_fn,
                            opp_fn, forced_fn, rollout_params, out, weights, status, np.zeros(1, dtype=np.int64))
     if error:
         return cont_fn(kind, view, own)

@@ -47,8 +47,9 @@ class Request:
     history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
                                 "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
                                 "was to play so.")
-    slip: float = _field(0.001, "With a history: the chance the opponent strays from its strategy at a decision "
-                                "(0: it never does).", kind=float)
+    slip: float = _field(0.01, "With a history: the chance the opponent strays from its strategy at a decision "
+                               "(0: it never does; 0.01 was chosen by calibration, reports/advise_calibration).",
+                         kind=float)
     window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
                             "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
                             "with fewer effective worlds).", kind=int)

@@ -1,0 +1,97 @@
+"""Russian roulette on the history weights: unbiased, reproducible whatever the workers, within the budgets."""
+
+import numpy as np
+import pytest
+
+from oklasim._kernels import advise_history_nb as H
+from oklasim._kernels import advise_worlds_nb as W
+from oklasim._kernels import layout as L
+from oklasim._kernels.rng_nb import stream_state_nb
+from oklasim.advise import advise, rollouts
+from oklasim.advise.request import Request
+from oklasim.advise.worlds import worlds_for
+from oklasim.strategy import resolve
+
+# Seat 0 after its draw; the opponent (seat 1) drew from the stock four times.
+POSITION = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 9h Ks", "upcard": "9c",
+            "history": "opp pass; me pass; opp stock Kd; me stock 4s; opp stock Qs; me stock 6s; opp stock Jd; "
+                       "me stock 9s; opp stock 9d; me stock 8c; opp stock 8s; me stock"}
+
+
+def sampled_hands(worlds, count: int) -> list[int]:
+    """The opponent's hands of the first ``count`` worlds, as the advisor samples them."""
+    view = worlds.view
+    unseen, known, need = np.empty(52, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    n = W.list_unseen_nb(view, unseen, known, need)
+    scratch, stock = np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64)
+    prior = worlds.prior
+    return [int(W.sample_world_nb(1, s, unseen, n, known[1], need[1], prior[0], prior[1], prior[2],
+                                  view[L.V_KNOCK_LIMIT], scratch, stock)) for s in range(count)]
+
+
+def test_the_roulette_keeps_every_worlds_expected_weight():
+    """Averaged over its coins, a world's roulette weight is its exact weight (itself averaged over the replayed
+    draws), while most light worlds are dropped and every survivor weighs at least the cutoff."""
+    opponent = resolve("simple")
+    worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
+    turns, snapshots, slip = worlds.evidence
+
+    def weights(hand: int, cutoff: float, draws: int) -> np.ndarray:
+        return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+                                           stream_state_nb(7, i), cutoff) for i in range(draws)])
+
+    hands = [hand for hand in sampled_hands(worlds, 40) if weights(hand, 0.0, 1)[0] > 0][:6]
+    assert len(hands) == 6
+    for hand in hands:
+        full = weights(hand, 0.0, 3000)
+        cutoff = 4 * full.mean()  # about 1 in 4 survives, the others weigh 0
+        rolled = weights(hand, cutoff, 3000)
+        assert np.all((rolled == 0) | (rolled >= cutoff)) and 0.5 < np.mean(rolled == 0) < 0.95
+        error = np.sqrt(rolled.var() / len(rolled) + full.var() / len(full))
+        assert abs(rolled.mean() - full.mean()) <= 4.5 * error, hand
+
+
+def test_roulette_agrees_with_full_weighting():
+    """Over seeds, the advice with roulette and with every world played agree within their intervals, and the
+    roulette plays far fewer worlds for the same worlds sampled."""
+    request = POSITION | {"opponent": "greedy", "precision": None, "race": False, "max_samples": 4096,
+                          "max_seconds": None, "discards": 1}
+    full_share, gaps = rollouts.ROULETTE_SHARE, []
+    for seed in range(3):
+        rollouts.ROULETTE_SHARE = 0.0
+        try:
+            full = advise(**request, seed=seed)
+        finally:
+            rollouts.ROULETTE_SHARE = full_share
+        fast = advise(**request, seed=seed)
+        assert full.samples == fast.samples == 4096
+        for a, b in zip(full.candidates, fast.candidates):
+            assert a.label == b.label
+            gaps.append((a.points.mean - b.points.mean) / np.hypot(a.points.half_width, b.points.half_width))
+            if b.action == "continue":  # rolled out: played in a share of the worlds only
+                assert b.samples < 0.5 * a.samples
+    assert max(abs(g) for g in gaps) < 1.5  # 95% half-widths: a gap of 1.5 is about 4 standard errors
+
+
+def test_same_seed_same_answer_whatever_the_workers_with_roulette():
+    runs = [advise(**POSITION, opponent="greedy", seed=4, workers=w, max_samples=3000, max_seconds=None,
+                   precision=None).to_dict() for w in (1, 2, 3)]
+    for d in runs:
+        d.pop("seconds"), d.pop("workers")
+    assert runs[0] == runs[1] == runs[2]
+    played = [c["samples"] for c in runs[0]["candidates"] if c["action"] == "continue"]
+    assert played and max(played) < runs[0]["samples"]  # the roulette was at work
+
+
+@pytest.mark.parametrize("budget", [{"max_samples": 1000}, {"max_seconds": 0.5, "max_samples": 10**7}])
+def test_the_budgets_hold_with_roulette(budget):
+    import time
+
+    resolve("expert")
+    started = time.perf_counter()
+    advice = advise(**POSITION, opponent="expert", seed=2, precision=0.01, **({"max_seconds": None} | budget))
+    took = time.perf_counter() - started
+    if "max_seconds" in budget and budget["max_seconds"]:
+        assert advice.stop_reason == "time" and took < 3 * budget["max_seconds"] + 1.0
+    else:
+        assert advice.stop_reason == "samples" and advice.samples == budget["max_samples"]
