@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@echo "compiling every strategy's kernels once (numba cache; a few minutes on a fresh machine)"
+	$(BIN)/oklasim strategies > /dev/null
 	touch $(STAMP)
 
 test: install
