@@ -1,6 +1,7 @@
 """oklasim advise: known answers, the showdown against the engine, reproducibility, intervals, input checks, CLI."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -147,6 +148,17 @@ def test_stops_on_precision_and_on_time():
     assert precise.recommendation.points.half_width <= 2.0
     rushed = advise(**SITUATION, seed=14, precision=0.01, max_seconds=1e-9)
     assert rushed.stop_reason == "time" and 1 <= rushed.samples <= FIRST_BATCH  # world 0 is always finished
+
+
+def test_the_time_before_sampling_is_said_apart():
+    """A first run compiles the strategies before sampling: the output says so rather than blaming the sampling."""
+    advice = advise(**SITUATION, **QUICK)
+    assert 0 <= advice.setup_seconds <= advice.seconds
+    assert advice.to_dict()["setup_seconds"] == round(advice.setup_seconds, 3)
+    quick_setup = replace(advice, setup_seconds=0.5)
+    assert "before it" not in "\n".join(quick_setup.lines())
+    first_run = "\n".join(replace(advice, setup_seconds=75.0, seconds=77.0).lines())
+    assert "worlds in 2.00 s" in first_run and "(and 75 s before it:" in first_run
 
 
 # -- worlds ------------------------------------------------------------------------------------------

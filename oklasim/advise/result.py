@@ -78,7 +78,7 @@ class Advice:
     objective: str
     stop_reason: str  # "separated", "precision", "samples" or "time"
     samples: int
-    seconds: float
+    seconds: float  # in all, setup included
     workers: int
     seed: int
     confidence: float
@@ -93,6 +93,7 @@ class Advice:
     plan: str | None = None  # the plan for playing on, when given in place of ``me``
     window: int | None = None  # with a history: the opponent's turns weighed (0: all), and the slip
     slip: float | None = None
+    setup_seconds: float = 0.0  # before sampling: reading the request, loading (on a first run compiling) strategies
 
     @property
     def assumptions(self) -> str:
@@ -130,6 +131,14 @@ class Advice:
         return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
                 "give the history to weigh them by its own play")
 
+    @property
+    def setup_text(self) -> str:
+        """Why a first run took long: said only when the setup took more than a second."""
+        if self.setup_seconds <= 1:
+            return ""
+        return (f" (and {self.setup_seconds:.0f} s before it: reading the position and loading the strategies, which "
+                "compiles them on a first run)")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "recommendation": self.recommendation.recommendation(),
@@ -139,6 +148,7 @@ class Advice:
             "stop": STOP_TEXT[self.stop_reason],
             "samples": self.samples,
             "seconds": round(self.seconds, 3),
+            "setup_seconds": round(self.setup_seconds, 3),
             "workers": self.workers,
             "seed": self.seed,
             "confidence": self.confidence,
@@ -174,8 +184,9 @@ class Advice:
             out.append(f"scores    you {p.scores[0]}, {others} (game to {p.rules.target_score})")
         out.append(f"worlds    {self.worlds_text}")
         out.append(f"note      {self.assumptions}")
-        out.append(f"sampled   {self.samples:,} worlds in {self.seconds:.2f} s on {self.workers} worker"
-                   f"{'s' if self.workers > 1 else ''}: {STOP_TEXT[self.stop_reason]}")
+        out.append(f"sampled   {self.samples:,} worlds in {self.seconds - self.setup_seconds:.2f} s on "
+                   f"{self.workers} worker{'s' if self.workers > 1 else ''}: {STOP_TEXT[self.stop_reason]}"
+                   f"{self.setup_text}")
         out.append("")
         pct = int(round(self.confidence * 100))
         header = f"  {'action':<36} {'points (' + str(pct) + '% CI)':>24}"

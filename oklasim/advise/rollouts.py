@@ -280,6 +280,7 @@ def run(request: Request, extra_paths=()) -> Advice:
         stop_reason=reason,
         samples=done,
         seconds=time.perf_counter() - started,
+        setup_seconds=sampling_started - started,
         workers=workers,
         seed=seed,
         confidence=confidence,
