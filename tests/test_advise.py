@@ -734,13 +734,17 @@ def test_cli_three_players():
 
 
 def test_the_note_says_what_the_intervals_leave_out():
-    """The measured bias at the calibrated window and slip; elsewhere that it is not calibrated; without a
-    history, how far off the worlds as played were measured."""
-    from oklasim.advise.result import CALIBRATED, HISTORY_BIAS, UNCONDITIONED_BIAS
+    """The measured bias at the calibrated window and slip, early or late in the hand; elsewhere that it is not
+    calibrated; without a history, how far off the worlds as played were measured."""
+    from oklasim.advise.played import positions_from_play
+    from oklasim.advise.result import CALIBRATED, HISTORY_BIAS, LATE_STOCK, UNCONDITIONED_BIAS
 
     window, slip = CALIBRATED
     quick = QUICK | {"max_samples": 256}
-    assert HISTORY_BIAS in advise(SITUATION["hand"], upcard="9c", history=HISTORY, **quick).assumptions
+    assert HISTORY_BIAS[False] in advise(SITUATION["hand"], upcard="9c", history=HISTORY, **quick).assumptions
+    late = next(request for request, _, _ in positions_from_play(Rules(), ["simple", "greedy"], 100, 3,
+                                                                  with_history=True) if request["stock"] <= LATE_STOCK)
+    assert HISTORY_BIAS[True] in advise(**late, **quick).assumptions
     other = advise(SITUATION["hand"], upcard="9c", history=HISTORY, window=window + 1, **quick)
     assert f"calibrated at window {window}, slip {slip}, not at this setting" in other.assumptions
     assert other.to_dict()["worlds"]["window"] == window + 1

@@ -116,7 +116,8 @@ class Advice:
         if (self.window, self.slip) != CALIBRATED:
             return (f"intervals cover the sampling only; the model is calibrated at window {CALIBRATED[0]}, slip "
                     f"{CALIBRATED[1]}, not at this setting ({CALIBRATION})")
-        return f"intervals cover the sampling only, not the model's {HISTORY_BIAS} ({CALIBRATION})"
+        late = self.position.stock <= LATE_STOCK
+        return f"intervals cover the sampling only, not the model's {HISTORY_BIAS[late]} ({CALIBRATION})"
 
     @property
     def worlds_text(self) -> str:
@@ -226,12 +227,19 @@ def _fmt(e: Estimate | None, spec: str) -> str:
     return f"{format(e.mean, spec)} [{format(e.low, spec)}, {format(e.high, spec)}]"
 
 
-# The model's bias, measured by benchmarks/advise_calibration.py for a knock (worst over its four opponents).
+# The model's bias, measured by benchmarks/advise_calibration.py for a knock (worst over its four opponents,
+# stages with at least 60 positions), early and late in the hand: it differs that much.
 CALIBRATION = "reports/advise_calibration"
 CALIBRATED = (3, 0.01)  # the window and slip calibrated: the defaults
-HISTORY_BIAS = "measured bias of a knock: its points off by up to 1.1 on average, its undercut risk by up to 4.4 pp"
-UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 8.4 too high on average against "
-                      "gin-holders (its undercut risk 30 pp too low)")
+LATE_STOCK = 13
+HISTORY_BIAS = {
+    False: "measured bias of a knock with 14 or more stock cards left: its points off by up to 2.3 on average, "
+           "its undercut risk by up to 6 pp",
+    True: "measured bias of a knock late in the hand (13 or fewer stock cards): its points up to 4 too low "
+          "on average, its undercut risk up to 19 pp too high",
+}
+UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
+                      "gin-holders (its undercut risk 27 pp too low)")
 
 STOP_TEXT = {
     "separated": "the best action is ahead of every other with confidence",
