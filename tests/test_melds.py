@@ -194,6 +194,10 @@ def test_set_rich_hands_match_reference(hand):
     assert melds_nb.deadwood_nb(hand) == reference.deadwood(hand), format_hand(hand)
     after = reference.deadwood_after_discard(hand)
     assert melds_nb.deadwood_after_discard_nb(hand) == after == melds_nb.deadwood_after_discard_fast_nb(hand), format_hand(hand)
+    each = np.empty(52, dtype=np.int64)
+    melds_nb.deadwood_after_each_discard_nb(hand, each)
+    cards = [card for card in range(52) if hand >> card & 1]
+    assert [int(each[card]) for card in cards] == [reference.deadwood(hand & ~(1 << card)) for card in cards], format_hand(hand)
 
 
 @pytest.mark.parametrize(
@@ -213,3 +217,7 @@ def test_set_rich_examples_match_reference(hand):
     assert melds_nb.deadwood_nb(mask) == reference.deadwood(mask)
     assert melds_nb.deadwood_after_discard_nb(mask) == reference.deadwood_after_discard(mask)
     assert melds_nb.deadwood_after_discard_fast_nb(mask) == reference.deadwood_after_discard(mask)
+    each = np.empty(52, dtype=np.int64)
+    melds_nb.deadwood_after_each_discard_nb(mask, each)
+    cards = [card for card in range(52) if mask >> card & 1]
+    assert [int(each[card]) for card in cards] == [reference.deadwood(mask & ~(1 << card)) for card in cards]

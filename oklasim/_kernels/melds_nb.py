@@ -396,7 +396,9 @@ def deadwood_after_each_discard_nb(mask, out):
     that leave the card out, so each choice (as in ``_with_sets_nb``) is
     visited once, and every card outside its sets takes the run-only
     deadwood of its suit without it, the other suits unchanged: about the
-    cost of one ``deadwood_nb`` call for all the discards.
+    cost of one ``deadwood_nb`` call for all the discards. The sets of ranks
+    no run can use are kept in every choice; without one of their cards, a
+    4-card set keeps 3, a 3-card set leaves 2 cards of deadwood.
     """
     rest = mask
     while rest:
@@ -405,7 +407,11 @@ def deadwood_after_each_discard_nb(mask, out):
         out[count_cards_nb(bit - 1)] = NO_DISCARD
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending)
+    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    isolated = pending & ~in_runs
+    s0, s1, s2, s3 = s0 & ~isolated, s1 & ~isolated, s2 & ~isolated, s3 & ~isolated
+    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending & in_runs)
+    least = NO_DISCARD
     for ka in range(_set_choice_count_nb(held_a)):
         a0, a1, a2, a3 = _take_set_nb(s0, s1, s2, s3, rank_a, _set_choice_nb(held_a, ka))
         for kb in range(_set_choice_count_nb(held_b)):
@@ -413,10 +419,21 @@ def deadwood_after_each_discard_nb(mask, out):
             for kc in range(_set_choice_count_nb(held_c)):
                 c0, c1, c2, c3 = _take_set_nb(b0, b1, b2, b3, rank_c, _set_choice_nb(held_c, kc))
                 t0, t1, t2, t3 = RUN_DEADWOOD[c0], RUN_DEADWOOD[c1], RUN_DEADWOOD[c2], RUN_DEADWOOD[c3]
+                least = min(least, t0 + t1 + t2 + t3)
                 _drop_each_of_suit_nb(c0, 0, t1 + t2 + t3, out)
                 _drop_each_of_suit_nb(c1, 1, t0 + t2 + t3, out)
                 _drop_each_of_suit_nb(c2, 2, t0 + t1 + t3, out)
                 _drop_each_of_suit_nb(c3, 3, t0 + t1 + t2, out)
+    while isolated:
+        rank_bit = isolated & -isolated
+        isolated ^= rank_bit
+        rank = count_cards_nb(rank_bit - 1)
+        cards = mask & (rank_bit | rank_bit << N_RANKS | rank_bit << 2 * N_RANKS | rank_bit << 3 * N_RANKS)
+        left = least if count_cards_nb(cards) == N_SUITS else least + 2 * min(rank + 1, MAX_CARD_VALUE)
+        while cards:
+            bit = cards & -cards
+            cards ^= bit
+            out[count_cards_nb(bit - 1)] = left
 
 
 @njit(cache=True, inline="always")
