@@ -402,7 +402,7 @@ def draw_bound_nb(hand, dw, model, table):
 
 
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None):
+def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None, known=0, low=0, high=0):
     """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
 
     Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
@@ -412,7 +412,8 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None)
     Once the look-ahead has faded to 0, only gin counts: outs that cannot
     go gin (``out_bound_nb``'s floor above 0) need no kernel call.
     Given a row of ``gains``: the deadwood each out tried takes off ``dw``
-    (0 when none) at its card, and the outs tried at ``RECORDED``.
+    (0 when none) at its card, and the outs tried at ``RECORDED``. The outs
+    ``known`` take theirs from ``low`` and ``high`` (``remember_outs_nb``).
     """
     if gains is not None:
         gains[RECORDED] = 0
@@ -429,7 +430,10 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None)
                 bound -= out_bound_nb(dw, floor, now, card, model, table)
             if lookahead == 0.0 and floor > table[1][card]:
                 continue
-            after = deadwood_after_discard_fast_nb(hand | bit)
+            if known & bit:
+                after = dw - remembered_gain_nb(known, low, high, bit)
+            else:
+                after = deadwood_after_discard_fast_nb(hand | bit)
             if gains is not None:
                 gains[card] = max(dw - after, 0)
                 gains[RECORDED] |= bit
@@ -519,7 +523,7 @@ def lowest_floor_nb(cards, floors):
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, found, candidates, model, table, gains, ceiling=np.inf):
+def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, ceiling=np.inf):
     """(card, worth): of the candidates ``found`` (``discard_candidates_nb``), the discard leaving the best hand.
 
     Branch and bound with the answer of trying every discard: they are tried
@@ -529,7 +533,8 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, ceiling=np.i
     candidate's danger is worked out when it first comes up, then it goes
     back in line with the danger in its floor: most never come up.
     Of the two rows of ``gains``, the first ends with those of the best hand
-    (``hand_value_nb``); the second is scratch.
+    (``hand_value_nb``); the second is scratch. A kept hand that is the one
+    ``remembered`` (``remembered_outs_nb``) takes its known outs' gains from it.
     """
     dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
@@ -546,7 +551,10 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, ceiling=np.i
             floors[card] += dangers[card]
             continue
         found ^= bit
-        worth = hand_value_nb(hand ^ bit, dws[card], model, table, bar - dangers[card], bounds[card], gains[1])
+        kept = hand ^ bit
+        known = remembered[1] if kept == remembered[0] else 0
+        worth = hand_value_nb(kept, dws[card], model, table, bar - dangers[card], bounds[card], gains[1], known,
+                              remembered[2], remembered[3])
         worth += dangers[card]
         key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
@@ -596,10 +604,10 @@ def remember_outs_nb(view, kept, gains):
 
 
 @njit(cache=True, inline="always")
-def remembered_outs_nb(view, hand):
-    """(outs, low, high) that ``remember_outs_nb`` kept for ``hand``; no outs when it kept another hand."""
-    known = view[V_MEMORY + MEMORY_OUTS] if view[V_MEMORY + MEMORY_KEPT] == hand else np.int64(0)
-    return known, view[V_MEMORY + MEMORY_GAINS_LOW], view[V_MEMORY + MEMORY_GAINS_HIGH]
+def remembered_outs_nb(view):
+    """(kept hand, its outs known, low, high) as ``remember_outs_nb`` left them (all 0 at a deal)."""
+    return (view[V_MEMORY + MEMORY_KEPT], view[V_MEMORY + MEMORY_OUTS], view[V_MEMORY + MEMORY_GAINS_LOW],
+            view[V_MEMORY + MEMORY_GAINS_HIGH])
 
 
 @njit(cache=True)
@@ -610,7 +618,8 @@ def discard_nb(view, params):
     table, candidates, gains = scratch_nb()
     out_table_nb(hand, model, table)
     found = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table, candidates)
-    card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains)
+    # The stock card thrown back leaves the hand kept last turn: the outs remembered for it count.
+    card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered_outs_nb(view))
     if card != NO_CARD:
         remember_outs_nb(view, hand ^ BIT << card, gains[0])
     return card
@@ -635,10 +644,11 @@ def take_nb(view, params):
     if lowest_floor_nb(found, candidates[1])[1] > now + BOUND_MARGIN:
         return 0
     # After a stock draw: the hand now less one draw's expected saving.
-    known, low, high = remembered_outs_nb(view, hand)
-    saving, gin = draw_saving_nb(hand, dw, model, table, known, low, high)
+    remembered = remembered_outs_nb(view)
+    known = remembered[1] if remembered[0] == hand else 0
+    saving, gin = draw_saving_nb(hand, dw, model, table, known, remembered[2], remembered[3])
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
-    card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, gains, after_draw)
+    card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, gains, remembered, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.

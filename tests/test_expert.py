@@ -227,7 +227,7 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
                 candidates = (np.empty(52, dtype=np.int64), np.empty(52), np.empty(52), np.empty(52))
                 gains = np.empty((2, MODULE.TABLE_SIZE), dtype=np.int64)
                 found = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table, candidates)
-                return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, gains, *ceiling)
+                return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, gains, (0, 0, 0, 0), *ceiling)
 
             assert search() == (card, worth)
             assert search(worth) == (card, worth)
@@ -297,6 +297,8 @@ def check_remembered_gains(view):
     table = out_table(kept, model)
     remembered = MODULE.draw_saving_nb(kept, dw, model, table, known, low, high)
     assert remembered == MODULE.draw_saving_nb(kept, dw, model, table)
+    value = MODULE.hand_value_nb(kept, dw, model, table, np.inf, 0.0, None, known, low, high)
+    assert value == MODULE.hand_value_nb(kept, dw, model, table)
     return bin(known).count("1")
 
 
