@@ -441,11 +441,18 @@ def deadwood_after_discard_fast_nb(mask):
     """``deadwood_after_discard_nb``, inlined for the hands with at most one rank held in three or more suits.
 
     Those are nearly all the hands a search meets (a hand and a card it
-    could draw); they take no call and no nested loop. Other hands go to
-    ``deadwood_after_discard_nb``.
+    could draw), and so are those whose set ranks no run can use (as in
+    ``_with_sets_nb``): they take no call and no nested loop. Other hands go
+    to ``_with_sets_nb``.
     """
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    if pending & (pending - 1):
-        return _with_sets_nb(s0, s1, s2, s3, pending, True)
-    return _one_set_rank_nb(s0, s1, s2, s3, pending, True, -NO_DISCARD)
+    if not pending:
+        return _runs_nb(s0, s1, s2, s3, True, -NO_DISCARD)
+    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    if pending & in_runs:
+        if pending & (pending - 1):
+            return _with_sets_nb(s0, s1, s2, s3, pending, True)
+        return _one_set_rank_nb(s0, s1, s2, s3, pending, True, -NO_DISCARD)
+    least_gain = _isolated_set_gain_nb(s0, s1, s2, s3, pending)
+    return _runs_nb(s0 & ~pending, s1 & ~pending, s2 & ~pending, s3 & ~pending, True, least_gain)
