@@ -36,6 +36,8 @@ it does not collect).
   deadwood after every discard (one kernel pass), each out's stock chance
   and meld-partner bound (``out_table_nb``); a discard's danger only when
   the search reaches it. The tables live on the stack (no allocation).
+  What the deadwood kernel found for the outs of the hand kept is carried
+  in the view's memory to the next take's draw saving and the next search.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).

@@ -5,7 +5,8 @@ suit, so the rest of the hand costs the sum of four lookups of the run-only
 table (``tables.suit_tables``). Only ranks held in three or more suits offer
 set choices (none, one of the 3-card sets, or the 4-card set), and a hand of
 up to 11 cards has at most three such ranks, so a short recursion over them
-is exact and fast. The best discard of an 11-card hand uses the same
+is exact and fast; a rank none of whose cards a run could use keeps its set
+without a choice. The best discard of an 11-card hand uses the same
 recursion with a second table: the best run-only deadwood of a suit after
 removing one of its cards.
 
