@@ -513,15 +513,18 @@ def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
 
 @njit(cache=True, inline="always")
 def lowest_floor_nb(cards, floors):
-    """(card, floor) of the lowest floor among ``cards`` (a non-empty mask); ties: the lowest card."""
-    best_card, best = NO_CARD, np.inf
+    """(card, floor, next floor): the lowest floor among ``cards`` (a non-empty mask), ties: the lowest card;
+    the lowest floor of the others (infinity when none)."""
+    best_card, best, runner_up = NO_CARD, np.inf, np.inf
     while cards:
         bit = cards & -cards
         cards ^= bit
         card = count_cards_nb(bit - 1)
         if floors[card] < best or best_card == NO_CARD:
-            best_card, best = card, floors[card]
-    return best_card, best
+            best_card, best, runner_up = card, floors[card], best
+        else:
+            runner_up = min(runner_up, floors[card])
+    return best_card, best, runner_up
 
 
 @njit(cache=True)
@@ -533,7 +536,8 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
     the best worth found or above ``ceiling``, a worth the caller needs to
     beat (the answer is exact whenever the best worth is at most it). A
     candidate's danger is worked out when it first comes up, then it goes
-    back in line with the danger in its floor: most never come up.
+    back in line with the danger in its floor (or on, when still first):
+    most never come up.
     Of the two rows of ``gains``, the first ends with those of the best hand
     (``hand_value_nb``); the second is scratch. A kept hand that is the one
     ``remembered`` (``remembered_outs_nb``) takes its known outs' gains from it.
@@ -542,7 +546,7 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
     best, best_card, best_key = 1e18, NO_CARD, -1
     weighed = found if model[M_DANGER_WEIGHT] == 0 else np.int64(0)  # candidates whose floor holds their danger
     while found:
-        card, floor = lowest_floor_nb(found, floors)
+        card, floor, runner_up = lowest_floor_nb(found, floors)
         bar = min(best, ceiling) + BOUND_MARGIN
         if floor > bar:
             break
@@ -551,7 +555,10 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
             weighed |= bit
             dangers[card] = danger_nb(card, model)
             floors[card] += dangers[card]
-            continue
+            if not floors[card] < runner_up:
+                continue  # back in line; still below every other floor, it comes up again at once
+            if floors[card] > bar:
+                break
         found ^= bit
         kept = hand ^ bit
         known = remembered[1] if kept == remembered[0] else 0
