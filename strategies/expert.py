@@ -36,6 +36,8 @@ it does not collect).
   deadwood after every discard (one kernel pass), each out's stock chance
   and meld-partner bound (``out_table_nb``); a discard's danger only when
   the search reaches it. The tables live on the stack (no allocation).
+  What the deadwood kernel found for the outs of the hand kept is carried
+  in the view's memory to the next take's draw saving and the next search.
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
@@ -171,8 +173,14 @@ LAY_SAFE = 15
 # V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
 # its own answer in the first two of the same view when it hands a decision over to expert.
 MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
+# The slots between: the hand a discard kept, the outs of it remembered and what each out gains (``remember_outs_nb``).
+MEMORY_KEPT, MEMORY_OUTS, MEMORY_GAINS_LOW, MEMORY_GAINS_HIGH = 2, 3, 4, 5
+GAIN_BITS = 6  # a gain of 64 deadwood points or more is not remembered: the next take works it out again
+GAINS_PER_WORD = 64 // GAIN_BITS
+MOST_REMEMBERED = 2 * GAINS_PER_WORD
 RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four cards of the lowest rank
 MOST_PARTNERS = N_CARDS  # the slot after the cards in the out table's partner values: the most of them
+RECORDED = N_CARDS  # the slot after the cards in a row of gains (``hand_value_nb``): the outs recorded in it
 TABLE_SIZE = MOST_PARTNERS + 1  # named: stack_array_nb takes sizes as global names, not expressions
 # Bounds are compared with this margin, so that rounding can never set aside the best discard.
 BOUND_MARGIN = 1e-9
@@ -249,23 +257,33 @@ def stock_chance_nb(card_bit, model):
 
 
 @njit(cache=True, inline="always")
-def out_saving_nb(hand, dw, now, bit, model, table):
-    """(cost saved, gin chance) that drawing the out ``bit`` adds to a hand of deadwood ``dw`` costing ``now``."""
-    after = deadwood_after_discard_fast_nb(hand | bit)
+def saving_after_nb(after, dw, now, card, model, table):
+    """(cost saved, gin chance) that the out ``card`` adds to a hand of deadwood ``dw`` costing ``now``,
+    ``after`` being the deadwood once it is drawn and the best card discarded."""
     if after >= dw:
         return 0.0, 0.0
-    chance = table[0][count_cards_nb(bit - 1)]
+    chance = table[0][card]
     return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
 
 
+@njit(cache=True, inline="always")
+def remembered_gain_nb(known, low, high, bit):
+    """The gain of the out ``bit`` (one of ``known``) packed by ``remember_outs_nb`` in two words."""
+    index = count_cards_nb(known & (bit - 1))
+    word = low if index < GAINS_PER_WORD else high
+    return (word >> (GAIN_BITS * (index % GAINS_PER_WORD))) & ((1 << GAIN_BITS) - 1)
+
+
 @njit(cache=True)
-def draw_saving_nb(hand, dw, model, table):
+def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
 
     Only cards melding with two cards of the hand count, each tried with the
     best discard after it. A card melding with nothing can only replace the
     hand's worst card; crediting that favours keeping high cards to replace
     later, which measured 1.7 points/hand worse against ``eaai``.
+    The outs ``known`` take their gain from ``low`` and ``high``
+    (``remembered_outs_nb``) rather than from the deadwood kernel.
     """
     saving, gin = 0.0, 0.0
     if model[M_STOCK] <= 0:
@@ -275,7 +293,11 @@ def draw_saving_nb(hand, dw, model, table):
     while outs:
         bit = outs & -outs
         outs ^= bit
-        out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
+        if known & bit:
+            after = dw - remembered_gain_nb(known, low, high, bit)
+        else:
+            after = deadwood_after_discard_fast_nb(hand | bit)
+        out_saving, out_gin = saving_after_nb(after, dw, now, count_cards_nb(bit - 1), model, table)
         saving += out_saving
         gin += out_gin
     return saving, gin
@@ -317,12 +339,12 @@ def scratch_nb():
     """A decision's per-card tables, in its stack frame (``stack_array_nb``): no allocation, no reference counts.
 
     (out table: chances, partners), (candidate table: deadwood left, floors,
-    bounds, dangers); both filled only at the cards they are about, and at
-    ``MOST_PARTNERS``.
+    bounds, dangers), two rows of gains (``best_kept_hand_nb``); all filled
+    only at the cards they are about, and at ``MOST_PARTNERS`` / ``RECORDED``.
     """
     reals = stack_array_nb(4, N_CARDS, np.float64)
-    counts = stack_array_nb(2, TABLE_SIZE, np.int64)
-    return (reals[0], counts[0]), (counts[1], reals[1], reals[2], reals[3])
+    counts = stack_array_nb(4, TABLE_SIZE, np.int64)
+    return (reals[0], counts[0]), (counts[1], reals[1], reals[2], reals[3]), counts[2:]
 
 
 @njit(cache=True)
@@ -382,7 +404,7 @@ def draw_bound_nb(hand, dw, model, table):
 
 
 @njit(cache=True)
-def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
+def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None, known=0, low=0, high=0):
     """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
 
     Given ``give_up`` and ``bound`` (``draw_bound_nb`` of the hand): infinity
@@ -391,7 +413,12 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
     a search. The value, when returned, is the same number either way.
     Once the look-ahead has faded to 0, only gin counts: outs that cannot
     go gin (``out_bound_nb``'s floor above 0) need no kernel call.
+    Given a row of ``gains``: the deadwood each out tried takes off ``dw``
+    (0 when none) at its card, and the outs tried at ``RECORDED``. The outs
+    ``known`` take theirs from ``low`` and ``high`` (``remember_outs_nb``).
     """
+    if gains is not None:
+        gains[RECORDED] = 0
     saving, gin = 0.0, 0.0
     now, floor = cost_nb(dw, model), deadwood_floor_nb(hand, dw)
     lookahead, gin_weight = model[M_LOOKAHEAD], model[M_GIN_WEIGHT]
@@ -405,7 +432,14 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0):
                 bound -= out_bound_nb(dw, floor, now, card, model, table)
             if lookahead == 0.0 and floor > table[1][card]:
                 continue
-            out_saving, out_gin = out_saving_nb(hand, dw, now, bit, model, table)
+            if known & bit:
+                after = dw - remembered_gain_nb(known, low, high, bit)
+            else:
+                after = deadwood_after_discard_fast_nb(hand | bit)
+            if gains is not None:
+                gains[card] = max(dw - after, 0)
+                gains[RECORDED] |= bit
+            out_saving, out_gin = saving_after_nb(after, dw, now, card, model, table)
             saving += out_saving
             gin += out_gin
             if now - lookahead * saving - gin_weight * gin - bound > give_up:
@@ -479,19 +513,22 @@ def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
 
 @njit(cache=True, inline="always")
 def lowest_floor_nb(cards, floors):
-    """(card, floor) of the lowest floor among ``cards`` (a non-empty mask); ties: the lowest card."""
-    best_card, best = NO_CARD, np.inf
+    """(card, floor, next floor): the lowest floor among ``cards`` (a non-empty mask), ties: the lowest card;
+    the lowest floor of the others (infinity when none)."""
+    best_card, best, runner_up = NO_CARD, np.inf, np.inf
     while cards:
         bit = cards & -cards
         cards ^= bit
         card = count_cards_nb(bit - 1)
         if floors[card] < best or best_card == NO_CARD:
-            best_card, best = card, floors[card]
-    return best_card, best
+            best_card, best, runner_up = card, floors[card], best
+        else:
+            runner_up = min(runner_up, floors[card])
+    return best_card, best, runner_up
 
 
 @njit(cache=True)
-def best_kept_hand_nb(hand, found, candidates, model, table, ceiling=np.inf):
+def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, ceiling=np.inf):
     """(card, worth): of the candidates ``found`` (``discard_candidates_nb``), the discard leaving the best hand.
 
     Branch and bound with the answer of trying every discard: they are tried
@@ -499,13 +536,17 @@ def best_kept_hand_nb(hand, found, candidates, model, table, ceiling=np.inf):
     the best worth found or above ``ceiling``, a worth the caller needs to
     beat (the answer is exact whenever the best worth is at most it). A
     candidate's danger is worked out when it first comes up, then it goes
-    back in line with the danger in its floor: most never come up.
+    back in line with the danger in its floor (or on, when still first):
+    most never come up.
+    Of the two rows of ``gains``, the first ends with those of the best hand
+    (``hand_value_nb``); the second is scratch. A kept hand that is the one
+    ``remembered`` (``remembered_outs_nb``) takes its known outs' gains from it.
     """
     dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
     weighed = found if model[M_DANGER_WEIGHT] == 0 else np.int64(0)  # candidates whose floor holds their danger
     while found:
-        card, floor = lowest_floor_nb(found, floors)
+        card, floor, runner_up = lowest_floor_nb(found, floors)
         bar = min(best, ceiling) + BOUND_MARGIN
         if floor > bar:
             break
@@ -514,13 +555,68 @@ def best_kept_hand_nb(hand, found, candidates, model, table, ceiling=np.inf):
             weighed |= bit
             dangers[card] = danger_nb(card, model)
             floors[card] += dangers[card]
-            continue
+            if not floors[card] < runner_up:
+                continue  # back in line; still below every other floor, it comes up again at once
+            if floors[card] > bar:
+                break
         found ^= bit
-        worth = hand_value_nb(hand ^ bit, dws[card], model, table, bar - dangers[card], bounds[card]) + dangers[card]
+        kept = hand ^ bit
+        known = remembered[1] if kept == remembered[0] else 0
+        worth = hand_value_nb(kept, dws[card], model, table, bar - dangers[card], bounds[card], gains[1], known,
+                              remembered[2], remembered[3])
+        worth += dangers[card]
         key = high_card_key_nb(card)  # ties: the highest card
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
+            copy_gains_nb(gains[1], gains[0])
     return best_card, best
+
+
+@njit(cache=True, inline="always")
+def copy_gains_nb(source, target):
+    """Copy a row of gains: at the outs it recorded only."""
+    outs = source[RECORDED]
+    target[RECORDED] = outs
+    while outs:
+        bit = outs & -outs
+        outs ^= bit
+        card = count_cards_nb(bit - 1)
+        target[card] = source[card]
+
+
+@njit(cache=True)
+def remember_outs_nb(view, kept, gains):
+    """Keep in ``view`` the gains of the outs of ``kept``, the hand just kept (``hand_value_nb``), packed.
+
+    The next take asks what a stock draw saves that same hand (``draw_saving_nb``):
+    the deadwood after each out does not depend on the model, so the outs the
+    search tried need no kernel call there.
+    """
+    outs, known, count, low, high = gains[RECORDED], np.int64(0), 0, np.int64(0), np.int64(0)
+    while outs and count < MOST_REMEMBERED:
+        bit = outs & -outs
+        outs ^= bit
+        gain = gains[count_cards_nb(bit - 1)]
+        if gain >> GAIN_BITS:
+            continue
+        field = gain << (GAIN_BITS * (count % GAINS_PER_WORD))
+        if count < GAINS_PER_WORD:
+            low |= field
+        else:
+            high |= field
+        known |= bit
+        count += 1
+    view[V_MEMORY + MEMORY_KEPT] = kept
+    view[V_MEMORY + MEMORY_OUTS] = known
+    view[V_MEMORY + MEMORY_GAINS_LOW] = low
+    view[V_MEMORY + MEMORY_GAINS_HIGH] = high
+
+
+@njit(cache=True, inline="always")
+def remembered_outs_nb(view):
+    """(kept hand, its outs known, low, high) as ``remember_outs_nb`` left them (all 0 at a deal)."""
+    return (view[V_MEMORY + MEMORY_KEPT], view[V_MEMORY + MEMORY_OUTS], view[V_MEMORY + MEMORY_GAINS_LOW],
+            view[V_MEMORY + MEMORY_GAINS_HIGH])
 
 
 @njit(cache=True)
@@ -528,10 +624,13 @@ def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
     hand, model = view[V_HAND], opponent_model_nb(view, params)
-    table, candidates = scratch_nb()
+    table, candidates, gains = scratch_nb()
     out_table_nb(hand, model, table)
     found = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table, candidates)
-    card, _ = best_kept_hand_nb(hand, found, candidates, model, table)
+    # The stock card thrown back leaves the hand kept last turn: the outs remembered for it count.
+    card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered_outs_nb(view))
+    if card != NO_CARD:
+        remember_outs_nb(view, hand ^ BIT << card, gains[0])
     return card
 
 
@@ -544,7 +643,7 @@ def take_nb(view, params):
     hand = view[V_HAND]
     taken = hand | (BIT << top)
     model = opponent_model_nb(view, params)
-    table, candidates = scratch_nb()
+    table, candidates, gains = scratch_nb()
     out_table_nb(taken, model, table)  # the outs of the hand now are among the taken hand's
     # The taken card may not go straight back (under the default rules): weigh the other discards only.
     found = discard_candidates_nb(taken, hand, model, params[SLACK], table, candidates)
@@ -554,14 +653,17 @@ def take_nb(view, params):
     if lowest_floor_nb(found, candidates[1])[1] > now + BOUND_MARGIN:
         return 0
     # After a stock draw: the hand now less one draw's expected saving.
-    saving, gin = draw_saving_nb(hand, dw, model, table)
+    remembered = remembered_outs_nb(view)
+    known = remembered[1] if remembered[0] == hand else 0
+    saving, gin = draw_saving_nb(hand, dw, model, table, known, remembered[2], remembered[3])
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
-    card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, after_draw)
+    card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, gains, remembered, after_draw)
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
     view[V_MEMORY + MEMORY_HAND] = taken
     view[V_MEMORY + MEMORY_DISCARD] = card
+    remember_outs_nb(view, taken ^ BIT << card, gains[0])
     return 1
 
 

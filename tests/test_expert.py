@@ -225,8 +225,9 @@ def test_the_bounded_search_finds_what_trying_every_discard_finds(changes):
             def search(*ceiling):
                 table = out_table(hand, model)
                 candidates = (np.empty(52, dtype=np.int64), np.empty(52), np.empty(52), np.empty(52))
+                gains = np.empty((2, MODULE.TABLE_SIZE), dtype=np.int64)
                 found = MODULE.discard_candidates_nb(hand, allowed, model, params[MODULE.SLACK], table, candidates)
-                return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, *ceiling)
+                return MODULE.best_kept_hand_nb(hand, found, candidates, model, table, gains, (0, 0, 0, 0), *ceiling)
 
             assert search() == (card, worth)
             assert search(worth) == (card, worth)
@@ -258,7 +259,8 @@ def test_the_bounds_hold_for_every_out():
                 if meld >> card & 1
             )
             assert table[1][card] >= MODULE.meld_partners_value_nb(hand, card) >= heaviest
-            saving, gin = MODULE.out_saving_nb(hand, dw, now, 1 << card, model, table)
+            after = reference.deadwood_after_discard(hand | 1 << card)
+            saving, gin = MODULE.saving_after_nb(after, dw, now, card, model, table)
             taken_off = model[MODULE.M_LOOKAHEAD] * saving + params[MODULE.GIN_WEIGHT] * gin
             assert MODULE.out_bound_nb(dw, floor, now, card, model, table) >= taken_off - 1e-12
             outs_seen += 1
@@ -281,6 +283,36 @@ def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
         assert MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS) == remembered != top
         checked += 1
     assert checked > 20
+
+
+def check_remembered_gains(view):
+    """The gains a decision left in the view are the kept hand's exact ones, and the next take's saving uses them."""
+    kept, known = int(view[L.V_MEMORY + MODULE.MEMORY_KEPT]), int(view[L.V_MEMORY + MODULE.MEMORY_OUTS])
+    low, high = view[L.V_MEMORY + MODULE.MEMORY_GAINS_LOW], view[L.V_MEMORY + MODULE.MEMORY_GAINS_HIGH]
+    dw = reference.deadwood(kept)
+    for card in (c for c in range(52) if known >> c & 1):
+        after = reference.deadwood_after_discard(kept | 1 << card)
+        assert MODULE.remembered_gain_nb(known, low, high, 1 << card) == max(dw - after, 0)
+    model = MODULE.opponent_model_nb(view, DEFAULTS)
+    table = out_table(kept, model)
+    remembered = MODULE.draw_saving_nb(kept, dw, model, table, known, low, high)
+    assert remembered == MODULE.draw_saving_nb(kept, dw, model, table)
+    value = MODULE.hand_value_nb(kept, dw, model, table, np.inf, 0.0, None, known, low, high)
+    assert value == MODULE.hand_value_nb(kept, dw, model, table)
+    return bin(known).count("1")
+
+
+def test_the_gains_remembered_for_the_next_take_are_exact():
+    """After a search (a discard, or a take with its discard) the view holds the kept hand's outs and their gains."""
+    remembered = 0
+    for view, _ in positions_after_a_draw(100, seed=12):
+        card = MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS)
+        assert view[L.V_MEMORY + MODULE.MEMORY_KEPT] == view[L.V_HAND] & ~(1 << card)
+        remembered += check_remembered_gains(view)
+    for view in random_positions(200, seed=13):
+        if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) == 1:
+            remembered += check_remembered_gains(view)
+    assert remembered > 500
 
 
 def own_draws_at_knock(hands, seat):

@@ -5,6 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from hand_strategies import any_hands, knocker_and_defender
 
 from oklasim import melds, reference
@@ -170,3 +171,53 @@ def test_deadwood_after_each_discard_matches_reference(hand):
 @given(any_hands(1, 11))
 def test_deadwood_after_discard_fast_matches_reference(hand):
     assert melds_nb.deadwood_after_discard_fast_nb(hand) == reference.deadwood_after_discard(hand), format_hand(hand)
+
+
+@st.composite
+def set_rich_hands(draw):
+    """Hands with two or three ranks held in three or four suits, the other cards often next to them (runs through
+    the set cards or not: the kernel keeps the sets of the ranks no run can use without trying them)."""
+    ranks = draw(st.lists(st.integers(0, 12), min_size=2, max_size=3, unique=True))
+    cards = []
+    for rank in ranks:
+        suits = draw(st.permutations(range(4)))[: draw(st.sampled_from([3, 3, 4]))]
+        cards += [suit * 13 + rank for suit in suits]
+    near = sorted({min(max(r + d, 0), 12) for r in ranks for d in (-2, -1, 1, 2)})
+    pool = [suit * 13 + rank for suit in range(4) for rank in near] if draw(st.booleans()) else list(range(52))
+    extra = draw(st.lists(st.sampled_from(pool), max_size=max(11 - len(cards), 0), unique=True))
+    return sum(1 << card for card in set(cards + extra))
+
+
+@EXAMPLES
+@given(set_rich_hands())
+def test_set_rich_hands_match_reference(hand):
+    assert melds_nb.deadwood_nb(hand) == reference.deadwood(hand), format_hand(hand)
+    after = reference.deadwood_after_discard(hand)
+    assert melds_nb.deadwood_after_discard_nb(hand) == after == melds_nb.deadwood_after_discard_fast_nb(hand), format_hand(hand)
+    each = np.empty(52, dtype=np.int64)
+    melds_nb.deadwood_after_each_discard_nb(hand, each)
+    cards = [card for card in range(52) if hand >> card & 1]
+    assert [int(each[card]) for card in cards] == [reference.deadwood(hand & ~(1 << card)) for card in cards], format_hand(hand)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "Kc Kd Kh Qc Qd Qh",  # two 3-card sets in no run: one of them must give up the discard
+        "Ks Kd Kh",
+        "2s 2c 2d 2h",
+        "2s 2c 2d 2h 7s 7c 7d 7h Js Jd Jh",  # eleven cards in sets: a 4-card set gives up its 4th
+        "2s 2c 2d 2h 3s 4s",  # the 2 of spades in a run or in the set
+        "2s 2c 2d 2h As 3s 9c 9d 9h Tc Jc",
+        "5s 5c 5d 6s 7s 6c 7c Kc Kd Kh Ks",
+    ],
+)
+def test_set_rich_examples_match_reference(hand):
+    mask = parse_hand(hand)
+    assert melds_nb.deadwood_nb(mask) == reference.deadwood(mask)
+    assert melds_nb.deadwood_after_discard_nb(mask) == reference.deadwood_after_discard(mask)
+    assert melds_nb.deadwood_after_discard_fast_nb(mask) == reference.deadwood_after_discard(mask)
+    each = np.empty(52, dtype=np.int64)
+    melds_nb.deadwood_after_each_discard_nb(mask, each)
+    cards = [card for card in range(52) if mask >> card & 1]
+    assert [int(each[card]) for card in cards] == [reference.deadwood(mask & ~(1 << card)) for card in cards]

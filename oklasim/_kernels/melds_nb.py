@@ -5,7 +5,8 @@ suit, so the rest of the hand costs the sum of four lookups of the run-only
 table (``tables.suit_tables``). Only ranks held in three or more suits offer
 set choices (none, one of the 3-card sets, or the 4-card set), and a hand of
 up to 11 cards has at most three such ranks, so a short recursion over them
-is exact and fast. The best discard of an 11-card hand uses the same
+is exact and fast; a rank none of whose cards a run could use keeps its set
+without a choice. The best discard of an 11-card hand uses the same
 recursion with a second table: the best run-only deadwood of a suit after
 removing one of its cards.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards_nb import N_RANKS, N_SUITS, RANK_MASK, count_cards_nb
+from .cards_nb import MAX_CARD_VALUE, N_RANKS, N_SUITS, RANK_MASK, count_cards_nb
 from .tables import NO_DISCARD, ROW_RUN_DEADWOOD, ROW_RUN_DEADWOOD_DROP, ROW_VALUE, all_melds, suit_tables
 
 # Module-level tables are frozen into the compiled code as constants. Passed
@@ -55,28 +56,27 @@ def hand_value_nb(mask):
     return SUIT_VALUE[s0] + SUIT_VALUE[s1] + SUIT_VALUE[s2] + SUIT_VALUE[s3]
 
 
-@njit(cache=True)
-def _runs_only_nb(s0, s1, s2, s3, discard):
-    t0 = RUN_DEADWOOD[s0]
-    t1 = RUN_DEADWOOD[s1]
-    t2 = RUN_DEADWOOD[s2]
-    t3 = RUN_DEADWOOD[s3]
+@njit(cache=True, inline="always")
+def _suit_discard_parts_nb(pattern):
+    """(run-only deadwood of a suit, the most one discard from it saves; -NO_DISCARD for an empty suit)."""
+    runs = RUN_DEADWOOD[pattern]
+    return runs, runs - RUN_DEADWOOD_DROP[pattern] if pattern else -NO_DISCARD
+
+
+@njit(cache=True, inline="always")
+def _runs_nb(s0, s1, s2, s3, discard, least_gain):
+    """Run-only deadwood of four suit patterns; with ``discard``, after the best discard: from them, or one
+    elsewhere that takes ``least_gain`` off (``-NO_DISCARD``: none). No call, no loop."""
+    t0, g0 = _suit_discard_parts_nb(s0)
+    t1, g1 = _suit_discard_parts_nb(s1)
+    t2, g2 = _suit_discard_parts_nb(s2)
+    t3, g3 = _suit_discard_parts_nb(s3)
     total = t0 + t1 + t2 + t3
     if not discard:
         return total
     # The discard changes one suit only: take the suit where it helps most.
-    gain = -NO_DISCARD
-    if s0:
-        gain = max(gain, t0 - RUN_DEADWOOD_DROP[s0])
-    if s1:
-        gain = max(gain, t1 - RUN_DEADWOOD_DROP[s1])
-    if s2:
-        gain = max(gain, t2 - RUN_DEADWOOD_DROP[s2])
-    if s3:
-        gain = max(gain, t3 - RUN_DEADWOOD_DROP[s3])
-    if gain == -NO_DISCARD:  # every card is in a chosen set: another choice covers it
-        return NO_DISCARD
-    return total - gain
+    gain = max(max(max(g0, g1), max(g2, g3)), least_gain)
+    return NO_DISCARD if gain == -NO_DISCARD else total - gain  # no card outside sets: another choice covers it
 
 
 @njit(cache=True, inline="always")
@@ -135,14 +135,57 @@ def _set_ranks_held_nb(s0, s1, s2, s3, pending):
     )
 
 
+@njit(cache=True, inline="always")
+def _in_runs_nb(pattern):
+    """Cards of a suit pattern that some run of the pattern holds: two neighbours in a row below, around or above."""
+    return ((pattern >> 1 & pattern >> 2) | (pattern << 1 & pattern >> 1) | (pattern << 1 & pattern << 2)) & pattern
+
+
+@njit(cache=True, inline="always")
+def _isolated_set_gain_nb(s0, s1, s2, s3, isolated):
+    """What the discard can take off when it comes from the isolated set ranks ``isolated`` (none: -NO_DISCARD).
+
+    Their cards are in no run, so their sets are kept, but for at most one
+    rank (one discard): 4 cards leave 3 in a set and the 4th discarded, a
+    gain of 0; 3 cards, no set and one discarded, two left as deadwood.
+    """
+    if not isolated:
+        return -NO_DISCARD
+    if isolated & s0 & s1 & s2 & s3:
+        return 0
+    return -2 * min(count_cards_nb((isolated & -isolated) - 1) + 1, MAX_CARD_VALUE)  # the lowest rank: least left
+
+
+@njit(cache=True, inline="always")
+def _one_set_rank_nb(s0, s1, s2, s3, rank_bit, discard, least_gain):
+    """Best deadwood over the set choices at the rank ``rank_bit`` (0: no rank), the rest in runs (``_runs_nb``)."""
+    best = _runs_nb(s0, s1, s2, s3, discard, least_gain)
+    held = _suits_holding_nb(s0, s1, s2, s3, rank_bit)
+    for k in range(1, _set_choice_count_nb(held)):
+        c0, c1, c2, c3 = _take_set_nb(s0, s1, s2, s3, rank_bit, _set_choice_nb(held, k))
+        best = min(best, _runs_nb(c0, c1, c2, c3, discard, least_gain))
+    return best
+
+
 @njit(cache=True)
 def _with_sets_nb(s0, s1, s2, s3, pending, discard):
     """Best deadwood over the set choices at the ranks in ``pending``.
 
-    Loops, not recursion: numba's on-disk cache mishandles recursive
-    functions (numba issue 6713). Eleven cards hold at most three ranks in
-    three or more suits; an absent rank (bit 0) offers only "no set".
+    A rank none of whose cards is in a run of the hand (most of them) needs
+    no choice: its set is kept, and its discard option is one number
+    (``_isolated_set_gain_nb``). The other ranks, usually one or none, are
+    tried choice by choice. Loops, not recursion: numba's on-disk cache
+    mishandles recursive functions (numba issue 6713). Eleven cards hold at
+    most three ranks in three or more suits; an absent rank (bit 0) offers
+    only "no set".
     """
+    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    isolated = pending & ~in_runs
+    least_gain = _isolated_set_gain_nb(s0, s1, s2, s3, isolated) if discard else -NO_DISCARD
+    s0, s1, s2, s3 = s0 & ~isolated, s1 & ~isolated, s2 & ~isolated, s3 & ~isolated
+    pending &= in_runs
+    if not pending & (pending - 1):
+        return _one_set_rank_nb(s0, s1, s2, s3, pending, discard, least_gain)
     rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending)
     best = NO_DISCARD
     for ka in range(_set_choice_count_nb(held_a)):
@@ -151,7 +194,7 @@ def _with_sets_nb(s0, s1, s2, s3, pending, discard):
             b0, b1, b2, b3 = _take_set_nb(a0, a1, a2, a3, rank_b, _set_choice_nb(held_b, kb))
             for kc in range(_set_choice_count_nb(held_c)):
                 c0, c1, c2, c3 = _take_set_nb(b0, b1, b2, b3, rank_c, _set_choice_nb(held_c, kc))
-                best = min(best, _runs_only_nb(c0, c1, c2, c3, discard))
+                best = min(best, _runs_nb(c0, c1, c2, c3, discard, least_gain))
     return best
 
 
@@ -354,7 +397,9 @@ def deadwood_after_each_discard_nb(mask, out):
     that leave the card out, so each choice (as in ``_with_sets_nb``) is
     visited once, and every card outside its sets takes the run-only
     deadwood of its suit without it, the other suits unchanged: about the
-    cost of one ``deadwood_nb`` call for all the discards.
+    cost of one ``deadwood_nb`` call for all the discards. The sets of ranks
+    no run can use are kept in every choice; without one of their cards, a
+    4-card set keeps 3, a 3-card set leaves 2 cards of deadwood.
     """
     rest = mask
     while rest:
@@ -363,7 +408,11 @@ def deadwood_after_each_discard_nb(mask, out):
         out[count_cards_nb(bit - 1)] = NO_DISCARD
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending)
+    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    isolated = pending & ~in_runs
+    s0, s1, s2, s3 = s0 & ~isolated, s1 & ~isolated, s2 & ~isolated, s3 & ~isolated
+    rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending & in_runs)
+    least = NO_DISCARD
     for ka in range(_set_choice_count_nb(held_a)):
         a0, a1, a2, a3 = _take_set_nb(s0, s1, s2, s3, rank_a, _set_choice_nb(held_a, ka))
         for kb in range(_set_choice_count_nb(held_b)):
@@ -371,28 +420,21 @@ def deadwood_after_each_discard_nb(mask, out):
             for kc in range(_set_choice_count_nb(held_c)):
                 c0, c1, c2, c3 = _take_set_nb(b0, b1, b2, b3, rank_c, _set_choice_nb(held_c, kc))
                 t0, t1, t2, t3 = RUN_DEADWOOD[c0], RUN_DEADWOOD[c1], RUN_DEADWOOD[c2], RUN_DEADWOOD[c3]
+                least = min(least, t0 + t1 + t2 + t3)
                 _drop_each_of_suit_nb(c0, 0, t1 + t2 + t3, out)
                 _drop_each_of_suit_nb(c1, 1, t0 + t2 + t3, out)
                 _drop_each_of_suit_nb(c2, 2, t0 + t1 + t3, out)
                 _drop_each_of_suit_nb(c3, 3, t0 + t1 + t2, out)
-
-
-@njit(cache=True, inline="always")
-def _suit_discard_parts_nb(pattern):
-    """(run-only deadwood of a suit, the most one discard from it saves; -NO_DISCARD for an empty suit)."""
-    runs = RUN_DEADWOOD[pattern]
-    return runs, runs - RUN_DEADWOOD_DROP[pattern] if pattern else -NO_DISCARD
-
-
-@njit(cache=True, inline="always")
-def _runs_after_discard_nb(s0, s1, s2, s3):
-    """``_runs_only_nb(s0, s1, s2, s3, True)``, inlined: no call, no loop."""
-    t0, g0 = _suit_discard_parts_nb(s0)
-    t1, g1 = _suit_discard_parts_nb(s1)
-    t2, g2 = _suit_discard_parts_nb(s2)
-    t3, g3 = _suit_discard_parts_nb(s3)
-    gain = max(max(g0, g1), max(g2, g3))
-    return NO_DISCARD if gain == -NO_DISCARD else t0 + t1 + t2 + t3 - gain
+    while isolated:
+        rank_bit = isolated & -isolated
+        isolated ^= rank_bit
+        rank = count_cards_nb(rank_bit - 1)
+        cards = mask & (rank_bit | rank_bit << N_RANKS | rank_bit << 2 * N_RANKS | rank_bit << 3 * N_RANKS)
+        left = least if count_cards_nb(cards) == N_SUITS else least + 2 * min(rank + 1, MAX_CARD_VALUE)
+        while cards:
+            bit = cards & -cards
+            cards ^= bit
+            out[count_cards_nb(bit - 1)] = left
 
 
 @njit(cache=True, inline="always")
@@ -400,16 +442,18 @@ def deadwood_after_discard_fast_nb(mask):
     """``deadwood_after_discard_nb``, inlined for the hands with at most one rank held in three or more suits.
 
     Those are nearly all the hands a search meets (a hand and a card it
-    could draw); they take no call and no nested loop. Other hands go to
-    ``deadwood_after_discard_nb``.
+    could draw), and so are those whose set ranks no run can use (as in
+    ``_with_sets_nb``): they take no call and no nested loop. Other hands go
+    to ``_with_sets_nb``.
     """
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    if pending & (pending - 1):
-        return _with_sets_nb(s0, s1, s2, s3, pending, True)
-    best = _runs_after_discard_nb(s0, s1, s2, s3)
-    held = _suits_holding_nb(s0, s1, s2, s3, pending)
-    for k in range(1, _set_choice_count_nb(held)):
-        c0, c1, c2, c3 = _take_set_nb(s0, s1, s2, s3, pending, _set_choice_nb(held, k))
-        best = min(best, _runs_after_discard_nb(c0, c1, c2, c3))
-    return best
+    if not pending:
+        return _runs_nb(s0, s1, s2, s3, True, -NO_DISCARD)
+    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    if pending & in_runs:
+        if pending & (pending - 1):
+            return _with_sets_nb(s0, s1, s2, s3, pending, True)
+        return _one_set_rank_nb(s0, s1, s2, s3, pending, True, -NO_DISCARD)
+    least_gain = _isolated_set_gain_nb(s0, s1, s2, s3, pending)
+    return _runs_nb(s0 & ~pending, s1 & ~pending, s2 & ~pending, s3 & ~pending, True, least_gain)
