@@ -40,7 +40,7 @@ from oklasim.advise import advise
 from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import ROULETTE_SHARE
-from oklasim.advise.worlds import worlds_for
+from oklasim.advise.worlds import NO_GUIDE, worlds_for
 from oklasim.engine import simulate, stream_key
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
@@ -82,8 +82,9 @@ def profile(request: dict, count: int) -> dict:
         started = time.perf_counter()
         code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
                                  columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
-                                 worlds.prior, worlds.evidence, cutoff, lo, hi, out, weights,
-                                 np.zeros(E.STATUS_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))
+                                 worlds.prior, worlds.evidence, cutoff, NO_GUIDE, lo, hi, out, weights,
+                                 np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                                 np.zeros(1, dtype=np.int64))
         assert code == L.E_NONE, code
         return weights, time.perf_counter() - started
 
