@@ -7,6 +7,9 @@ it fits its last discard and could not have knocked, as a simple or greedy
 opponent would hold. With a ``history`` (``history.py``) the hand is uniform
 and every world is weighted by how likely the named opponent was to play
 every one of its turns exactly so: the posterior given everything public.
+When few of those worlds count, a ``Guide`` learnt from them draws half of
+the next ones (``advise_guided_nb``), with the exact importance correction:
+the posterior stays the same, fewer worlds carry the weight.
 """
 
 from __future__ import annotations
