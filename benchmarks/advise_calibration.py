@@ -34,7 +34,7 @@ from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import ROULETTE_SHARE
-from oklasim.advise.worlds import worlds_for
+from oklasim.advise.worlds import NO_GUIDE, worlds_for
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
 
@@ -66,8 +66,9 @@ def predict(worlds, opponent, columns, c, samples, key):
     for lo, hi in ((0, pilot), (pilot, samples)):
         cutoff = ROULETTE_SHARE * weights[:pilot].max() if lo else 0.0
         code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, L.D_KNOCK,
-                                 columns, len(columns), active, key, 0, worlds.prior, worlds.evidence, cutoff, lo, hi,
-                                 out[lo:hi], weights[lo:hi], status, np.zeros(1, dtype=np.int64))
+                                 columns, len(columns), active, key, 0, worlds.prior, worlds.evidence, cutoff,
+                                 NO_GUIDE, lo, hi, out[lo:hi], weights[lo:hi], np.zeros(hi - lo, dtype=np.int64),
+                                 status, np.zeros(1, dtype=np.int64))
         assert code == 0, code
     total = weights.sum()
     points = float((weights * out[:, c, R.O_POINTS]).sum() / total)

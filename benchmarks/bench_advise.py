@@ -1,6 +1,7 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
     python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
+                                      [--profile 20000]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
 with a knock legal, taken from hands of simple against ``--opponent`` (so
@@ -14,7 +15,10 @@ cores and on one, ``--repeats`` seeds each, and prints medians; then the
 throughput on a fixed workload, on one core and on all. Then the
 ``mc`` strategy: hands per second on one core and its result against
 greedy and against simple, paired over the same deals (each deal played
-twice, seats swapped).
+twice, seats swapped). ``--profile N`` first shows, per situation, where
+the time goes over N worlds on one core: sampling and weighing them by the
+history, against playing the candidates out, and how many of the worlds
+sampled are effective (the proposal's efficiency).
 """
 
 from __future__ import annotations
@@ -28,9 +32,16 @@ import time
 import numpy as np
 from common import machine_load
 
+from oklasim._kernels import advise_columns_nb as C
+from oklasim._kernels import advise_rollouts_nb as R
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
 from oklasim.advise import advise
 from oklasim.advise.played import positions_from_play
-from oklasim.engine import simulate
+from oklasim.advise.request import Request
+from oklasim.advise.rollouts import ROULETTE_SHARE
+from oklasim.advise.worlds import NO_GUIDE, worlds_for
+from oklasim.engine import simulate, stream_key
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
 
@@ -45,6 +56,50 @@ def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:
 
 def run_advice(request: dict, workers: int, seeds: range) -> list:
     return [advise(**request, seed=s, workers=workers) for s in seeds]
+
+
+PILOT = 2048  # about the worlds advise has weighed when its batches reach full size
+
+
+def profile(request: dict, count: int) -> dict:
+    """Where the time of ``count`` worlds goes on one core, weighed as ``advise`` weighs them after its first
+    batches (by Russian roulette below its share of the heaviest world, here of a pilot of ``PILOT`` worlds weighed
+    exactly): the same worlds are run with no candidate active (sampling and weighing only), then with every
+    candidate. Rollouts cheaper than the timing noise show as 0."""
+    r = Request(**request, seed=1)
+    worlds = worlds_for(r)
+    me, opponent = resolve(r.continuation()), resolve(r.opponent)
+    columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+    n_cols = int(C.candidates_nb(worlds.view, worlds.position.kind, r.discards, columns))
+    columns = np.ascontiguousarray(columns[:n_cols])
+    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
+    params[:] = opponent.vector()
+    params[0] = me.vector()
+
+    def run(lo: int, hi: int, cutoff: float, active: int) -> tuple[np.ndarray, float]:
+        out = np.zeros((hi - lo, n_cols, R.N_OUT), dtype=np.int64)
+        weights = np.zeros(hi - lo)
+        started = time.perf_counter()
+        code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
+                                 columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
+                                 worlds.prior, worlds.evidence, cutoff, NO_GUIDE, lo, hi, out, weights,
+                                 np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                                 np.zeros(1, dtype=np.int64))
+        assert code == L.E_NONE, code
+        return weights, time.perf_counter() - started
+
+    pilot, _ = run(0, PILOT, 0.0, 0)
+    cutoff = ROULETTE_SHARE * pilot.max()
+    # Each timed twice, alternately, keeping the faster: a loaded machine makes single timings differ by tens of %.
+    weights, weighing = run(PILOT, PILOT + count, cutoff, 0)
+    _, everything = run(PILOT, PILOT + count, cutoff, 1)
+    weighing = min(weighing, run(PILOT, PILOT + count, cutoff, 0)[1])
+    everything = max(min(everything, run(PILOT, PILOT + count, cutoff, 1)[1]), weighing)
+    played = int(np.count_nonzero(weights))
+    ess = weights.sum() ** 2 / (weights**2).sum() if weights.any() else 0.0
+    return {"weigh_us": 1e6 * weighing / count, "rollout_us": 1e6 * (everything - weighing) / max(played, 1),
+            "weigh_share": weighing / everything, "played": played / count, "ess_share": ess / count,
+            "candidates": n_cols, "turns": worlds.opponent_turns}
 
 
 def paired(spec: str, opponent: str, deals: int, seed: int) -> tuple[float, float, float]:
@@ -66,6 +121,8 @@ def main() -> None:
     parser.add_argument("--opponent", default="expert")
     parser.add_argument("--throughput", type=int, default=40_000, help="worlds of the fixed-workload timing")
     parser.add_argument("--mc-hands", type=int, default=4000, help="deals per mc match (0: skip the mc part)")
+    parser.add_argument("--profile", type=int, default=0,
+                        help="worlds per situation of the time profile (0: no profile)")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
@@ -73,6 +130,14 @@ def main() -> None:
     situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": 0.5}
                   for s in typical_situations(args.situations, args.seed, args.opponent)]
     advise(**situations[0], max_samples=1024)  # load the compiled kernels once
+    if args.profile:
+        print(f"\nwhere the time goes, {args.profile:,} worlds per situation on one core:")
+        print(f"{'stock':>5} {'turns':>5} {'columns':>7} {'weigh us/world':>14} {'rollouts us/played':>18} "
+              f"{'weighing share':>14} {'played':>7} {'effective/sampled':>17}")
+        for request in situations:
+            p = profile(request, args.profile)
+            print(f"{request['stock']:>5} {p['turns']:>5} {p['candidates']:>7} {p['weigh_us']:>14.1f} "
+                  f"{p['rollout_us']:>18.0f} {p['weigh_share']:>14.0%} {p['played']:>7.4f} {p['ess_share']:>17.5f}")
     seeds = range(args.repeats)
     print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
           f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")

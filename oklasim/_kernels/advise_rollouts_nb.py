@@ -1,6 +1,7 @@
 """Playing candidate columns out in sampled worlds: the advisor's Monte Carlo kernel.
 
 ``run_samples_nb`` plays worlds ``lo .. hi - 1`` for the active columns;
+``run_worlds_nb`` also draws them by a guide (``advise_guided_nb``), and
 ``advise_batch_nb`` is its GIL-free entry point for worker threads. A knock
 column is settled by the showdown; any other column is played on by the
 engine's own hand loop with the seats' continuation strategies, nothing of
@@ -27,6 +28,7 @@ from .advise_columns_nb import (
     PRE_TAKE,
     SHOWDOWN,
 )
+from .advise_guided_nb import GUIDED_SHARE, guided_world_nb
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
 from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, template_nb
 from .cards_nb import N_CARDS
@@ -237,6 +239,19 @@ def run_samples_nb(
     there is an answer. Returns a status (the engine's error fields go to
     ``status[ST_ERROR:]``).
     """
+    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
+                         np.zeros(0, dtype=np.float64), lo, hi, me_fn, opp_fn, forced_fn, params, out, weights,
+                         np.zeros(hi - lo, dtype=np.int64), status, stop)
+
+
+@njit(cache=True)
+def run_worlds_nb(
+    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, lo, hi, me_fn, opp_fn,
+    forced_fn, params, out, weights, opponent_hands, status, stop
+):
+    """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, and with a
+    ``guide`` (two players, a prior without repairs; empty: none) its worlds drawn by ``advise_guided_nb``,
+    their weights corrected for it."""
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     opp = (me + 1) % players  # two players: the opponent
@@ -247,6 +262,7 @@ def run_samples_nb(
     trace = np.zeros((0, 6), dtype=np.int64)
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)
+    left = np.empty(N_CARDS, dtype=np.float64)
     stock = np.empty(N_CARDS, dtype=np.int64)
     known = np.zeros(MAX_SEATS, dtype=np.int64)
     need = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -275,16 +291,22 @@ def run_samples_nb(
     for s in range(lo, hi):
         if stop[0] != 0 and s > 0:
             break
-        if players == 2:
+        ratio = 1.0  # prior / proposal
+        if players == 2 and guide.shape[0] > 0:
+            hands[opp], ratio = guided_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], guide,
+                                                GUIDED_SHARE, left, scratch, stock)
+        elif players == 2:
             hands[opp] = sample_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], prior[1],
                                          prior[2], view[V_KNOCK_LIMIT], scratch, stock)
         else:
             deal_table_nb(key, s, me, players, unseen, n_unseen, known, need, scratch, hands, stock)
+        opponent_hands[s - lo] = hands[opp]
         row = out[s - lo]
-        weight = 1.0
-        if turns.shape[0] > 0:  # (two players)
-            weight, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                          stream_state_nb(history_key, s), cutoff)
+        weight = ratio
+        if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
+            like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
+                                        stream_state_nb(history_key, s), cutoff / ratio)
+            weight = ratio * like
         if weight == 0.0:
             row[:, :] = 0
             weights[s - lo] = weight
@@ -363,10 +385,12 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64[::1],
     types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
     float64,
+    float64[::1],
     int64,
     int64,
     int64[:, :, ::1],
     float64[::1],
+    int64[::1],
     int64[::1],
     int64[::1],
 )
@@ -374,13 +398,13 @@ ADVISE_BATCH_SIGNATURE = int64(
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
-    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo,
-    hi, out, weights, status, stop
+    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
+    guide, lo, hi, out, weights, opponent_hands, status, stop
 ):
-    """``run_samples_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
+    """``run_worlds_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
     deadline)."""
-    return run_samples_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo, hi, me_fn,
-                          opp_fn, forced_fn, params, out, weights, status, stop)
+    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, lo, hi,
+                         me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop)
 
 
 @njit(cache=True)

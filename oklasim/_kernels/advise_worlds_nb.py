@@ -170,6 +170,16 @@ def repair_nb(hand, known, last, limit, flags, scratch, lo, hi, state):
 
 
 @njit(cache=True)
+def improved_hand_nb(hand, known, cards, lo, hi):
+    """``hand`` after the stock draws ``cards[lo:hi]``, each followed by the discard leaving the least deadwood
+    (never a card in ``known``): the played prior's improvement (also for ``advise_guided_nb``)."""
+    for i in range(lo, hi):
+        hand |= BIT << cards[i]
+        hand &= ~(BIT << best_discard_nb(hand, hand & ~known))
+    return hand
+
+
+@njit(cache=True)
 def sample_world_nb(key, sample, unseen, n_unseen, known, need, draws, flags, last_discard, limit, scratch, stock):
     """World ``sample``: returns the opponent's hand; ``stock[:n_unseen - need]`` gets the stock, top first.
 
@@ -200,10 +210,7 @@ def sample_world_nb(key, sample, unseen, n_unseen, known, need, draws, flags, la
             for i in range(n_unseen - need):
                 stock[i] = scratch[need + i]
             return hand
-        used = need + min(draws, n_unseen - need)
-        for i in range(need, used):
-            hand |= BIT << scratch[i]
-            hand &= ~(BIT << best_discard_nb(hand, hand & ~known))
+        hand = improved_hand_nb(hand, known, scratch, need, need + min(draws, n_unseen - need))
         if last_discard < 0 or flags & (PRIOR_NO_KNOCK | PRIOR_LAST_DISCARD) == 0:
             break
         hand, state, fits = repair_nb(hand, known, last_discard, limit, flags, scratch, 0, n_unseen, state)

@@ -20,7 +20,7 @@ from ..stats import Estimate
 from ..strategy import Strategy, resolve
 from .request import Request
 from .result import Advice, Candidate
-from .worlds import worlds_for
+from .worlds import Guide, worlds_for
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
@@ -206,6 +206,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
     tally = _Tally(n_cols)
+    guide = Guide(worlds)
     active = np.ones(n_cols, dtype=np.int64)
     open_actions = set(range(n_actions))
     done, batch, reason = 0, FIRST_BATCH, None
@@ -218,19 +219,23 @@ def run(request: Request, extra_paths=()) -> Advice:
             size = min(batch, max_samples - done)
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
             weights = np.zeros(size, dtype=np.float64)
+            hands = np.zeros(size, dtype=np.int64)
+            proposal = guide.weights()
             jobs = []
             for lo, hi in _split(done, done + size, workers):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
+                rows = slice(lo - done, hi - done)
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, ROULETTE_SHARE * heaviest,
-                    lo, hi, out[lo - done : hi - done], weights[lo - done : hi - done], status, stop)))
+                    proposal, lo, hi, out[rows], weights[rows], hands[rows], status, stop)))
             batch_started = time.perf_counter()
             for status, job in jobs:
                 _check(_result(job, deadline, stop), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
             played = weights >= 0  # all but the worlds left at the deadline
             tally.add(out[played], active, weights[played])
+            guide.learn(hands[played], weights[played])
             # A roulette survivor weighs the cutoff, below the heaviest: this is the heaviest exact weight seen.
             heaviest = max(heaviest, float(weights.max()))
             done += int(played.sum())

@@ -1,0 +1,94 @@
+"""The guided proposal: its worlds, weighted, have the prior's and the history's distribution; reproducible."""
+
+import numpy as np
+import pytest
+
+from oklasim._kernels import advise_columns_nb as C
+from oklasim._kernels import advise_guided_nb as G
+from oklasim._kernels import advise_rollouts_nb as R
+from oklasim._kernels import advise_worlds_nb as W
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.advise import advise
+from oklasim.advise import worlds as worlds_module
+from oklasim.advise.request import Request
+from oklasim.advise.worlds import NO_GUIDE, worlds_for
+from oklasim.strategy import resolve
+
+from test_advise_roulette import POSITION
+
+
+def weighted_shares(hands: np.ndarray, weights: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per card, the weighted share of the hands holding it, and its standard error."""
+    held = ((hands[:, None] >> cards[None, :]) & 1).astype(float)
+    share = weights @ held / weights.sum()
+    error = np.sqrt((weights[:, None] ** 2 * (held - share) ** 2).sum(axis=0)) / weights.sum()
+    return share, error
+
+
+def lopsided_guide(n: int) -> np.ndarray:
+    """A guide far from uniform: the first cards 5 times as likely as the others."""
+    return np.where(np.arange(n) < n // 3, 5.0, 1.0)
+
+
+@pytest.mark.parametrize("draws", [-1, 3])
+def test_guided_worlds_weighted_by_their_ratio_have_the_priors_card_shares(draws):
+    """Drawn by a lopsided guide and weighted by prior / proposal, the hands hold each card as often as the prior's
+    (uniform, or improved by least-deadwood draws): within 4.5 standard errors on every card."""
+    unseen = np.arange(10, 40, dtype=np.int64)
+    n, known, need, count = len(unseen), np.int64(1 << 3 | 1 << 4), 8, 20_000
+    guide = lopsided_guide(n)
+    left, cards, scratch, stock = (np.empty(52), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
+                                   np.empty(52, dtype=np.int64))
+    guided = [G.guided_world_nb(1, s, unseen, n, known, need, draws, guide, G.GUIDED_SHARE, left, cards, stock)
+              for s in range(count)]
+    hands, ratios = np.array([h for h, _ in guided]), np.array([r for _, r in guided])
+    prior = np.array([W.sample_world_nb(2, s, unseen, n, known, need, draws, 0, L.NO_CARD, 10, scratch, stock)
+                      for s in range(count)])
+    assert np.all(hands & known == known) and np.all(ratios > 0) and ratios.max() <= 1 / (1 - G.GUIDED_SHARE)
+    guided_share, guided_error = weighted_shares(hands, ratios, unseen)
+    prior_share, prior_error = weighted_shares(prior, np.ones(count), unseen)
+    assert np.all(np.abs(guided_share - prior_share) <= 4.5 * np.hypot(guided_error, prior_error))
+    unweighted, _ = weighted_shares(hands, np.ones(count), unseen)
+    assert np.max(np.abs(unweighted - prior_share) / np.hypot(guided_error, prior_error)) > 8  # the guide did move them
+
+
+def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent's hands of ``count`` worlds and their exact history weights (no candidate played)."""
+    columns = np.zeros((1, C.N_CAND_FIELDS), dtype=np.int64)
+    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
+    params[:] = opponent.vector()
+    out, weights, hands = np.zeros((count, 1, R.N_OUT), dtype=np.int64), np.zeros(count), np.zeros(count, np.int64)
+    code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
+                             columns, 0, np.zeros(1, dtype=np.int64), 9, 0, worlds.prior, worlds.evidence, 0.0, guide,
+                             0, count, out, weights, hands, np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                             np.zeros(1, dtype=np.int64))
+    assert code == L.E_NONE
+    return hands, weights
+
+
+def test_guided_worlds_keep_the_history_posterior():
+    """The history's posterior (greedy, every turn and the window of 3) on the opponent's cards is the same with
+    a lopsided guide as with the prior alone: within 4.5 standard errors on every unseen card."""
+    opponent = resolve("greedy")
+    for window in (0, 3):
+        worlds = worlds_for(Request(**POSITION, opponent="greedy", window=window))
+        unseen = worlds_module.Guide(worlds).unseen
+        plain = weighted_shares(*history_worlds(worlds, opponent, NO_GUIDE, 20_000), unseen)
+        guided = weighted_shares(*history_worlds(worlds, opponent, lopsided_guide(len(unseen)), 20_000), unseen)
+        assert np.all(np.abs(plain[0] - guided[0]) <= 4.5 * np.hypot(plain[1], guided[1])), window
+
+
+def test_same_seed_same_answer_whatever_the_workers_with_the_guide(monkeypatch):
+    """With the guide switched on early, 1, 2 and 3 workers give the same answer; the guide was used."""
+    monkeypatch.setattr(worlds_module, "GUIDE_BELOW", 1.0)
+    monkeypatch.setattr(worlds_module, "GUIDE_AFTER", 40)
+    used = []
+    weights = worlds_module.Guide.weights
+    monkeypatch.setattr(worlds_module.Guide, "weights", lambda self: used.append(self.on) or weights(self))
+    runs = [advise(**POSITION, opponent="greedy", seed=4, workers=w, max_samples=3000, max_seconds=None,
+                   precision=None).to_dict() for w in (1, 2, 3)]
+    for d in runs:
+        d.pop("seconds"), d.pop("workers")
+    assert runs[0] == runs[1] == runs[2]
+    assert any(used) and not all(used)  # drawn from the prior first, then by the guide
