@@ -20,9 +20,9 @@ import math
 from numba import njit
 
 from .advise_history_nb import unit_nb
-from .advise_worlds_nb import improved_hand_nb
+from .advise_worlds_nb import improved_hand_nb, stock_of_rest_nb
 from .kit_nb import BIT
-from .rng_nb import next_state_nb, shuffle_deck_nb, stream_state_nb
+from .rng_nb import next_state_nb, stream_state_nb
 
 GUIDED_SHARE = 0.5  # of the worlds drawn by the guide: a poor guide then costs at most half the effective worlds
 
@@ -69,10 +69,5 @@ def guided_world_nb(key, sample, unseen, n_unseen, known, need, draws, guide, sh
     for k in range(need):
         hand |= BIT << cards[k]
     hand = improved_hand_nb(hand, known, cards, need, read)
-    n = 0
-    for i in range(n_unseen):
-        if not hand >> unseen[i] & 1:
-            stock[n] = unseen[i]
-            n += 1
-    shuffle_deck_nb(state, stock[:n])
+    stock_of_rest_nb(hand, unseen, n_unseen, stock, state)
     return hand, 1.0 / (1.0 - share + share * math.exp(log_ratio))

@@ -216,13 +216,19 @@ def sample_world_nb(key, sample, unseen, n_unseen, known, need, draws, flags, la
         hand, state, fits = repair_nb(hand, known, last_discard, limit, flags, scratch, 0, n_unseen, state)
         if fits:
             break
+    stock_of_rest_nb(hand, scratch, n_unseen, stock, state)
+    return hand
+
+
+@njit(cache=True)
+def stock_of_rest_nb(hand, cards, n_cards, stock, state):
+    """The cards of ``cards[:n_cards]`` that ``hand`` does not hold, shuffled into ``stock`` (top first)."""
     n = 0
-    for i in range(n_unseen):
-        if not hand >> scratch[i] & 1:
-            stock[n] = scratch[i]
+    for i in range(n_cards):
+        if not hand >> cards[i] & 1:
+            stock[n] = cards[i]
             n += 1
     shuffle_deck_nb(state, stock[:n])
-    return hand
 
 
 @njit(cache=True)
