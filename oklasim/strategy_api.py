@@ -30,6 +30,7 @@ from ._kernels.cards_nb import (
     N_CARDS,
     N_RANKS,
     N_SUITS,
+    RANK_COLUMN,
     RANK_MASK,
     card_index_nb,
     card_value_nb,

@@ -85,6 +85,7 @@ from oklasim.strategy_api import (
     N_MEMORY,
     N_RANKS,
     NO_CARD,
+    RANK_COLUMN,
     RANK_MASK,
     R_HAND_SIZE,
     R_TARGET_SCORE,
@@ -178,7 +179,6 @@ MEMORY_KEPT, MEMORY_OUTS, MEMORY_GAINS_LOW, MEMORY_GAINS_HIGH = 2, 3, 4, 5
 GAIN_BITS = 6  # a gain of 64 deadwood points or more is not remembered: the next take works it out again
 GAINS_PER_WORD = 64 // GAIN_BITS
 MOST_REMEMBERED = 2 * GAINS_PER_WORD
-RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four cards of the lowest rank
 MOST_PARTNERS = N_CARDS  # the slot after the cards in the out table's partner values: the most of them
 RECORDED = N_CARDS  # the slot after the cards in a row of gains (``hand_value_nb``): the outs recorded in it
 TABLE_SIZE = MOST_PARTNERS + 1  # named: stack_array_nb takes sizes as global names, not expressions

@@ -20,6 +20,7 @@ MAX_CARD_VALUE = 10  # tens and faces count 10
 RANK_MASK = (1 << N_RANKS) - 1  # one suit of a hand mask, shifted down: bit r = rank r held
 FULL_DECK = (1 << N_CARDS) - 1
 BIT = np.int64(1)  # shifted to make card masks: int64 keeps the kernels' mask arithmetic in one type
+RANK_COLUMN = BIT | BIT << N_RANKS | BIT << 2 * N_RANKS | BIT << 3 * N_RANKS  # the four aces: `<< rank` for a rank
 
 
 def rank_value(rank: int) -> int:

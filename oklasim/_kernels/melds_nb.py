@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards_nb import MAX_CARD_VALUE, N_RANKS, N_SUITS, RANK_MASK, count_cards_nb
+from .cards_nb import MAX_CARD_VALUE, N_RANKS, N_SUITS, RANK_COLUMN, RANK_MASK, count_cards_nb
 from .tables import NO_DISCARD, ROW_RUN_DEADWOOD, ROW_RUN_DEADWOOD_DROP, ROW_VALUE, all_melds, suit_tables
 
 # Module-level tables are frozen into the compiled code as constants. Passed
@@ -142,6 +142,12 @@ def _in_runs_nb(pattern):
 
 
 @njit(cache=True, inline="always")
+def _ranks_in_runs_nb(s0, s1, s2, s3):
+    """The ranks with a card that some run of the hand (suit patterns ``s0..s3``) could use."""
+    return _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+
+
+@njit(cache=True, inline="always")
 def _isolated_set_gain_nb(s0, s1, s2, s3, isolated):
     """What the discard can take off when it comes from the isolated set ranks ``isolated`` (none: -NO_DISCARD).
 
@@ -179,7 +185,7 @@ def _with_sets_nb(s0, s1, s2, s3, pending, discard):
     most three ranks in three or more suits; an absent rank (bit 0) offers
     only "no set".
     """
-    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    in_runs = _ranks_in_runs_nb(s0, s1, s2, s3)
     isolated = pending & ~in_runs
     least_gain = _isolated_set_gain_nb(s0, s1, s2, s3, isolated) if discard else -NO_DISCARD
     s0, s1, s2, s3 = s0 & ~isolated, s1 & ~isolated, s2 & ~isolated, s3 & ~isolated
@@ -349,7 +355,7 @@ def layable_nb(knocker_melds, n_knocker, cards):
             continue
         s0, s1, s2, s3 = suits_nb(meld)
         rank_bit = s0 | s1 | s2 | s3
-        missing = (rank_bit | (rank_bit << N_RANKS) | (rank_bit << 2 * N_RANKS) | (rank_bit << 3 * N_RANKS)) & ~meld
+        missing = (RANK_COLUMN << count_cards_nb(rank_bit - 1)) & ~meld
         laid |= missing & cards
     return laid
 
@@ -408,7 +414,7 @@ def deadwood_after_each_discard_nb(mask, out):
         out[count_cards_nb(bit - 1)] = NO_DISCARD
     s0, s1, s2, s3 = suits_nb(mask)
     pending = set_ranks_nb(s0, s1, s2, s3)
-    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    in_runs = _ranks_in_runs_nb(s0, s1, s2, s3)
     isolated = pending & ~in_runs
     s0, s1, s2, s3 = s0 & ~isolated, s1 & ~isolated, s2 & ~isolated, s3 & ~isolated
     rank_a, rank_b, rank_c, held_a, held_b, held_c = _set_ranks_held_nb(s0, s1, s2, s3, pending & in_runs)
@@ -429,7 +435,7 @@ def deadwood_after_each_discard_nb(mask, out):
         rank_bit = isolated & -isolated
         isolated ^= rank_bit
         rank = count_cards_nb(rank_bit - 1)
-        cards = mask & (rank_bit | rank_bit << N_RANKS | rank_bit << 2 * N_RANKS | rank_bit << 3 * N_RANKS)
+        cards = mask & (RANK_COLUMN << rank)
         left = least if count_cards_nb(cards) == N_SUITS else least + 2 * min(rank + 1, MAX_CARD_VALUE)
         while cards:
             bit = cards & -cards
@@ -450,7 +456,7 @@ def deadwood_after_discard_fast_nb(mask):
     pending = set_ranks_nb(s0, s1, s2, s3)
     if not pending:
         return _runs_nb(s0, s1, s2, s3, True, -NO_DISCARD)
-    in_runs = _in_runs_nb(s0) | _in_runs_nb(s1) | _in_runs_nb(s2) | _in_runs_nb(s3)
+    in_runs = _ranks_in_runs_nb(s0, s1, s2, s3)
     if pending & in_runs:
         if pending & (pending - 1):
             return _with_sets_nb(s0, s1, s2, s3, pending, True)

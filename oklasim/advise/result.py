@@ -233,10 +233,10 @@ CALIBRATION = "reports/advise_calibration"
 CALIBRATED = (3, 0.01)  # the window and slip calibrated: the defaults
 LATE_STOCK = 13
 HISTORY_BIAS = {
-    False: "measured bias of a knock with 14 or more stock cards left: its points off by up to 2.3 on average, "
-           "its undercut risk by up to 6 pp",
-    True: "measured bias of a knock late in the hand (13 or fewer stock cards): its points up to 4 too low "
-          "on average, its undercut risk up to 19 pp too high",
+    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 2.3 on "
+           "average, its undercut risk by up to 6 pp",
+    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points up to 4 too "
+          "low on average, its undercut risk up to 19 pp too high",
 }
 UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
                       "gin-holders (its undercut risk 27 pp too low)")

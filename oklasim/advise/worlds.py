@@ -141,13 +141,15 @@ class Guide:
         self.on = False
 
     def learn(self, hands: np.ndarray, weights: np.ndarray) -> None:
-        """Count the opponent's ``hands`` of a batch and their ``weights``."""
+        """Count the opponent's ``hands`` of a batch and their ``weights`` (nothing where no guide can be used)."""
+        if not self.used:
+            return
         self.held += weights @ ((hands[:, None] >> self.unseen[None, :]) & 1)
         self.worlds += len(weights)
         self.weight += float(weights.sum())
         self.weight2 += float((weights**2).sum())
         effective = self.weight**2 / self.weight2 if self.weight2 > 0 else 0.0
-        if self.used and self.worlds >= GUIDE_AFTER and GUIDE_LEARNT <= effective < GUIDE_BELOW * self.worlds:
+        if self.worlds >= GUIDE_AFTER and GUIDE_LEARNT <= effective < GUIDE_BELOW * self.worlds:
             self.on = True
 
     def weights(self) -> np.ndarray:
