@@ -33,14 +33,13 @@ from oklasim._kernels import layout as L
 from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
-from oklasim.advise.rollouts import ROULETTE_SHARE
-from oklasim.advise.worlds import NO_GUIDE, worlds_for
+from oklasim.advise.rollouts import FIRST_BATCH, ROULETTE_SHARE, batch_bounds
+from oklasim.advise.worlds import Guide, worlds_for
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
 
 OPPONENTS = ("greedy", "defensive", "threshold:gin_only", "expert")
 MODELS = ("as played", "history")
-PILOT = 64
 
 
 def knock_column(view: np.ndarray) -> tuple[np.ndarray, int]:
@@ -53,23 +52,25 @@ def knock_column(view: np.ndarray) -> tuple[np.ndarray, int]:
 def predict(worlds, opponent, columns, c, samples, key):
     """Weighted mean points, undercut share and effective sample size of column c over ``samples`` worlds.
 
-    As ``advise`` does, the first ``PILOT`` worlds are weighed exactly and the others by Russian roulette below
-    ``ROULETTE_SHARE`` of the heaviest of them (unbiased; the worlds it drops cost one turn's replay)."""
+    As ``advise`` does: batches growing from a few worlds weighed exactly; then Russian roulette below
+    ``ROULETTE_SHARE`` of the heaviest world so far (unbiased; the worlds it drops cost one turn's replay), and a
+    guide learnt from the worlds so far drawing half of the next ones where few count (the same posterior)."""
     active = np.zeros(len(columns), dtype=np.int64)
     active[c] = 1
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
     params[1] = params[3] = opponent.vector()
     out = np.zeros((samples, len(columns), R.N_OUT), dtype=np.int64)
     weights = np.zeros(samples)
+    hands = np.zeros(samples, dtype=np.int64)
     status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
-    pilot = min(PILOT, samples)
-    for lo, hi in ((0, pilot), (pilot, samples)):
-        cutoff = ROULETTE_SHARE * weights[:pilot].max() if lo else 0.0
+    guide = Guide(worlds)
+    for lo, hi in batch_bounds(samples, False):
         code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, L.D_KNOCK,
-                                 columns, len(columns), active, key, 0, worlds.prior, worlds.evidence, cutoff,
-                                 NO_GUIDE, lo, hi, out[lo:hi], weights[lo:hi], np.zeros(hi - lo, dtype=np.int64),
-                                 status, np.zeros(1, dtype=np.int64))
+                                 columns, len(columns), active, key, 0, worlds.prior, worlds.evidence,
+                                 ROULETTE_SHARE * weights[:lo].max(initial=0.0), guide.weights(), lo, hi, out[lo:hi],
+                                 weights[lo:hi], hands[lo:hi], status, np.zeros(1, dtype=np.int64))
         assert code == 0, code
+        guide.learn(hands[lo:hi], weights[lo:hi])
     total = weights.sum()
     points = float((weights * out[:, c, R.O_POINTS]).sum() / total)
     undercut = float((weights * out[:, c, R.O_UNDERCUT]).sum() / total)
@@ -82,7 +83,8 @@ def measure(opponent_name: str, args) -> dict:
     rows = []
     for request, truth, _ in positions_from_play(rules, [args.me, opponent_name], args.hands, args.seed,
                                                  with_history=True):
-        worlds = {"history": worlds_for(Request(**request, window=args.window, slip=args.slip))}
+        worlds = {"history": worlds_for(Request(**request, window=args.window, slip=args.slip,
+                                                played_draws=args.played_draws))}
         plain = Request(**{k: v for k, v in request.items() if k != "history"})
         played = worlds["history"].position  # the same position, read without the history
         worlds["as played"] = worlds_for(plain.merged({
@@ -167,15 +169,23 @@ def plot(results: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
-MODEL_SETTINGS = ("worlds", "window", "slip", "me")  # runs pooled by --combine must agree on these
+# Runs pooled by --combine must agree on these; runs made before a setting existed had its first value.
+MODEL_SETTINGS = {"worlds": None, "window": None, "slip": None, "me": None, "played_draws": "all", "proposal": "prior"}
+PILOT = 64  # the exact worlds before the roulette, in runs drawn from the prior alone (proposal "prior")
+
+
+def model_of(settings: dict) -> dict:
+    """A run's model settings, with the values of runs made before a setting existed."""
+    return {k: settings.get(k, old) for k, old in MODEL_SETTINGS.items()}
 
 
 def command(run: dict) -> str:
     """The command line of one run, with how long it took and the machine's load."""
     s = run["settings"]
     models = "" if s.get("models", ",".join(MODELS)) == ",".join(MODELS) else f" --models {s['models']}"
+    older = "" if model_of(s)["played_draws"] == "all" else f" --played-draws {s['played_draws']}"
     return (f"`python benchmarks/advise_calibration.py --positions {s['positions']} --worlds {s['worlds']} "
-            f"--window {s['window']} --slip {s['slip']} --me {s['me']} --opponents {s['opponents']} "
+            f"--window {s['window']} --slip {s['slip']}{older} --me {s['me']} --opponents {s['opponents']} "
             f"--seed {s['seed']} --processes {s['processes']}{models}` in {run['seconds'] / 60:.0f} min "
             f"({run['load']})")
 
@@ -185,6 +195,13 @@ def report(record: dict) -> str:
     runs = record["runs"]
     s = runs[0]["settings"]
     turns = "every turn it played" if s["window"] == "0" else f"its latest {s['window']} turns"
+    draws = model_of(s)["played_draws"]
+    older = ("" if s["window"] == "0" else ", its hand before them improved by one least-deadwood draw per stock "
+             "draw" + ("" if draws == "all" else f", at most {draws}"))
+    proposal = (f"the first {PILOT} worlds weighed exactly, the others by Russian roulette below {ROULETTE_SHARE:g} "
+                "of the heaviest of them" if model_of(s)["proposal"] == "prior" else
+                f"like `advise`: batches from {FIRST_BATCH} worlds, weighed exactly at first, then by Russian roulette "
+                f"below {ROULETTE_SHARE:g} of the heaviest so far, half the worlds drawn by the guide where few count")
     if len(runs) == 1:
         generated = [f"Generated by {command(runs[0])}."]
     else:
@@ -202,8 +219,7 @@ def report(record: dict) -> str:
         "opponent's real hand. *as played*: worlds from the prior used without a history (least-deadwood draws, "
         "repaired to fit the last discard and a player that knocks when it can). *history*: the opponent's hand "
         f"weighted by how likely the named opponent was to play {turns} as it did (its own `decide`, slip "
-        f"{s['slip']}; like `advise`, the first {PILOT} worlds weighed exactly, the others by Russian roulette below "
-        f"{ROULETTE_SHARE:g} of the heaviest of them). Targets: |bias| <= 1 point and undercut risk within 3 "
+        f"{s['slip']}{older}; {proposal}). Targets: |bias| <= 1 point and undercut risk within 3 "
         "percentage points, per opponent. Errors are ± one standard error.",
         "",
         "| opponent | model | positions | true undercut | bias (points) | predicted undercut | gap (pp) | median ESS |"
@@ -239,7 +255,7 @@ def measured_runs(args) -> tuple[list[dict], list[dict]]:
     names = args.opponents.split(",")
     with ProcessPoolExecutor(args.processes) as pool:
         results = list(pool.map(measure, names, [args] * len(names)))
-    settings = {k: str(v) for k, v in vars(args).items() if k not in ("combine", "out")}
+    settings = {k: str(v) for k, v in vars(args).items() if k not in ("combine", "out")} | {"proposal": "guided"}
     return [{"settings": settings, "seconds": time.perf_counter() - started, "load": machine_load()}], results
 
 
@@ -252,8 +268,8 @@ def combined_runs(folders: list[Path]) -> tuple[list[dict], list[dict]]:
             raise ValueError(f"{path}: no such file; give folders written by this script (its --out)")
         data = json.loads(path.read_text())
         for run in data.get("runs") or [{k: data[k] for k in ("settings", "seconds", "load")}]:
-            first = (runs or [run])[0]["settings"]
-            differing = [k for k in MODEL_SETTINGS if run["settings"][k] != first[k]]
+            first = model_of((runs or [run])[0]["settings"])
+            differing = [k for k, v in model_of(run["settings"]).items() if v != first[k]]
             if differing:
                 raise ValueError(f"{path}: its {', '.join(differing)} differ from the first run's; pool only runs "
                                  "of the same model")
@@ -270,6 +286,8 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=512)
     parser.add_argument("--window", type=int, default=Request().window)
     parser.add_argument("--slip", type=float, default=Request().slip)
+    parser.add_argument("--played-draws", type=int, default=Request().played_draws,
+                        help="the most least-deadwood draws shaping the hand before the window")
     parser.add_argument("--me", default="simple")
     parser.add_argument("--opponents", default=",".join(OPPONENTS))
     parser.add_argument("--seed", type=int, default=5)

@@ -332,6 +332,19 @@ def test_the_history_fixes_the_position():
     assert took.took == parse_card("8d") and took.pile == (parse_card("9c"),)
 
 
+def test_played_draws_caps_the_draws_that_shape_the_hand_before_the_window():
+    from oklasim.advise.request import Request
+    from oklasim.advise.worlds import worlds_for
+
+    def worlds(**options):
+        return worlds_for(Request(hand=SITUATION["hand"], upcard="9c", history=HISTORY, window=1, **options))
+
+    # Before the window of 1: the opponent's pass and its stock draw (8d); the window replays its draw of Qh.
+    assert worlds().prior[0] == 1 and worlds(played_draws=5).prior[0] == 1  # the default is above 1
+    capped = worlds(played_draws=0)
+    assert capped.prior[0] == 0 and capped.opponent_turns == 1
+
+
 @pytest.mark.parametrize(
     "history, message",
     [
@@ -454,6 +467,7 @@ def test_the_plan_plays_on_as_said():
         ("--samples", "0", "max_samples 0: a whole number of worlds, at least 1"),
         ("--confidence", "1", "confidence 1.0: a probability between 0 and 1"),
         ("--slip", "0.5", "slip 0.5: a chance from 0 to below 0.5"),
+        ("--played-draws", "-1", "played_draws -1: a number of draws, 0 or more"),
         ("--plan", "fold", "plan 'fold'"),
     ],
 )
@@ -739,13 +753,13 @@ def test_the_note_says_what_the_intervals_leave_out():
     from oklasim.advise.played import positions_from_play
     from oklasim.advise.result import CALIBRATED, HISTORY_BIAS, LATE_STOCK, UNCONDITIONED_BIAS
 
-    window, slip = CALIBRATED
+    window, slip, draws = CALIBRATED
     quick = QUICK | {"max_samples": 256}
     assert HISTORY_BIAS[False] in advise(SITUATION["hand"], upcard="9c", history=HISTORY, **quick).assumptions
     late = next(request for request, _, _ in positions_from_play(Rules(), ["simple", "greedy"], 100, 3,
                                                                   with_history=True) if request["stock"] <= LATE_STOCK)
     assert HISTORY_BIAS[True] in advise(**late, **quick).assumptions
     other = advise(SITUATION["hand"], upcard="9c", history=HISTORY, window=window + 1, **quick)
-    assert f"calibrated at window {window}, slip {slip}, not at this setting" in other.assumptions
+    assert f"calibrated at window {window}, slip {slip}, played draws {draws}, not at this setting" in other.assumptions
     assert other.to_dict()["worlds"]["window"] == window + 1
     assert UNCONDITIONED_BIAS in advise(**SITUATION, **quick).assumptions

@@ -47,12 +47,15 @@ class Request:
     history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
                                 "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
                                 "was to play so.")
-    slip: float = _field(0.01, "With a history: the chance the opponent strays from its strategy at a decision "
-                               "(0: it never does; 0.01 was chosen by calibration, reports/advise_calibration).",
-                         kind=float)
+    slip: float = _field(0.003, "With a history: the chance the opponent strays from its strategy at a decision "
+                                "(0: it never does).", kind=float)
     window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
                             "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
                             "with fewer effective worlds).", kind=int)
+    played_draws: int = _field(4, "With a history: at most this many of the opponent's stock draws before the "
+                                  "window shape its hand there, each a least-deadwood draw (0: that hand uniform). "
+                                  "The defaults of window, slip and this were chosen by calibration "
+                                  "(reports/advise_calibration).", kind=int)
     opponent: Any = _field("expert", "The opponent's strategy: it plays the hand on, and with a history weighs the "
                                      "worlds.")
     me: Any = _field("expert", "The strategy that plays on for you after this decision.")
@@ -120,6 +123,8 @@ class Request:
             raise ValueError(f"window {self.window!r}: a number of turns, 0 (all) or more")
         if not _number(self.slip) or not 0 <= self.slip < 0.5:
             raise ValueError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
+        if not _whole(self.played_draws) or self.played_draws < 0:
+            raise ValueError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more")
         for name in ("objective", "prior", "dealer"):
             value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
             if value is not None and value not in choices:

@@ -93,6 +93,7 @@ class Advice:
     plan: str | None = None  # the plan for playing on, when given in place of ``me``
     window: int | None = None  # with a history: the opponent's turns weighed (0: all), and the slip
     slip: float | None = None
+    played_draws: int | None = None  # with a history: the most least-deadwood draws before the window
     setup_seconds: float = 0.0  # before sampling: reading the request, loading (on a first run compiling) strategies
 
     @property
@@ -113,9 +114,10 @@ class Advice:
         """What the intervals leave out: the model's bias, as measured for these worlds (two players)."""
         if self.prior != "history":
             return f"intervals cover the sampling only; {UNCONDITIONED_BIAS}: give the history ({CALIBRATION})"
-        if (self.window, self.slip) != CALIBRATED:
-            return (f"intervals cover the sampling only; the model is calibrated at window {CALIBRATED[0]}, slip "
-                    f"{CALIBRATED[1]}, not at this setting ({CALIBRATION})")
+        if (self.window, self.slip, self.played_draws) != CALIBRATED:
+            window, slip, draws = CALIBRATED
+            return (f"intervals cover the sampling only; the model is calibrated at window {window}, slip {slip}, "
+                    f"played draws {draws}, not at this setting ({CALIBRATION})")
         late = self.position.stock <= LATE_STOCK
         return f"intervals cover the sampling only, not the model's {HISTORY_BIAS[late]} ({CALIBRATION})"
 
@@ -159,7 +161,8 @@ class Advice:
             "prior": self.prior,
             "opponent_draws": self.opponent_draws,
             "worlds": {"prior": self.prior, "opponent_turns": self.opponent_turns, "window": self.window,
-                       "slip": self.slip, "effective_samples": round(self.ess, 1), "text": self.worlds_text},
+                       "slip": self.slip, "played_draws": self.played_draws, "effective_samples": round(self.ess, 1),
+                       "text": self.worlds_text},
             "position": self.position.describe(),
         }
 
@@ -230,7 +233,7 @@ def _fmt(e: Estimate | None, spec: str) -> str:
 # The model's bias, measured by benchmarks/advise_calibration.py for a knock (worst over its four opponents,
 # stages with at least 60 positions), early and late in the hand: it differs that much.
 CALIBRATION = "reports/advise_calibration"
-CALIBRATED = (3, 0.01)  # the window and slip calibrated: the defaults
+CALIBRATED = (3, 0.003, 4)  # the window, slip and played draws calibrated: the defaults
 LATE_STOCK = 13
 HISTORY_BIAS = {
     False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 2.3 on "

@@ -101,9 +101,11 @@ def worlds_for(request: Request) -> Worlds:
     evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
                 float(r.slip))
     prior = np.array([-1, 0, -1], dtype=np.int64)  # every turn replayed: uniform, the exact posterior
-    if first > 0:  # the turns before the window shaped the hand as its least-deadwood stock draws would
+    # The turns before the window shaped the hand as its least-deadwood stock draws would; more than a few such
+    # draws make it too strong (it beats random unseen cards, the real hand only its own public discards).
+    if first > 0:
         stock_turns = np.isin(replayed.turns[:first, H.T_KIND], (H.TURN_STOCK, H.TURN_FORCED_STOCK))
-        prior = np.array([int(stock_turns.sum()), 0, L.NO_CARD], dtype=np.int64)
+        prior = np.array([min(int(stock_turns.sum()), r.played_draws), 0, L.NO_CARD], dtype=np.int64)
     return Worlds(position, view, prior, evidence, len(replayed.turns) - first)
 
 
