@@ -113,7 +113,8 @@ class Advice:
     def model_note(self) -> str:
         """What the intervals leave out: the model's bias, as measured for these worlds (two players)."""
         if self.prior != "history":
-            return f"intervals cover the sampling only; {UNCONDITIONED_BIAS}: give the history ({CALIBRATION})"
+            return (f"intervals cover the sampling only; {UNCONDITIONED_BIAS}: give the history "
+                    f"({AS_PLAYED_CALIBRATION})")
         if (self.window, self.slip, self.played_draws) != CALIBRATED:
             window, slip, draws = CALIBRATED
             return (f"intervals cover the sampling only; the model is calibrated at window {window}, slip {slip}, "
@@ -233,13 +234,14 @@ def _fmt(e: Estimate | None, spec: str) -> str:
 # The model's bias, measured by benchmarks/advise_calibration.py for a knock (worst over its four opponents,
 # stages with at least 60 positions), early and late in the hand: it differs that much.
 CALIBRATION = "reports/advise_calibration"
+AS_PLAYED_CALIBRATION = f"{CALIBRATION}/previous_default"  # the worlds without a history, unchanged since
 CALIBRATED = (3, 0.003, 4)  # the window, slip and played draws calibrated: the defaults
 LATE_STOCK = 13
 HISTORY_BIAS = {
-    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 2.3 on "
+    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 1.8 on "
            "average, its undercut risk by up to 6 pp",
-    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points up to 4 too "
-          "low on average, its undercut risk up to 19 pp too high",
+    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points up to 2.7 too "
+          "low on average, its undercut risk up to 13 pp too high",
 }
 UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
                       "gin-holders (its undercut risk 27 pp too low)")
