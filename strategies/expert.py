@@ -274,8 +274,16 @@ def remembered_gain_nb(known, low, high, bit):
     return (word >> (GAIN_BITS * (index % GAINS_PER_WORD))) & ((1 << GAIN_BITS) - 1)
 
 
+@njit(cache=True, inline="always")
+def record_gain_nb(gains, card, bit, dw, after):
+    """Note in a row of ``gains`` what the out ``card`` (``bit``) takes off ``dw``: ``after`` is left."""
+    if gains is not None:
+        gains[card] = max(dw - after, 0)
+        gains[RECORDED] |= bit
+
+
 @njit(cache=True)
-def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0):
+def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0, gains=None):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
 
     Only cards melding with two cards of the hand count, each tried with the
@@ -283,9 +291,12 @@ def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0):
     hand's worst card; crediting that favours keeping high cards to replace
     later, which measured 1.7 points/hand worse against ``eaai``.
     The outs ``known`` take their gain from ``low`` and ``high``
-    (``remembered_outs_nb``) rather than from the deadwood kernel.
+    (``remembered_outs_nb``) rather than from the deadwood kernel. Given a
+    row of ``gains``: every out's gain, as ``hand_value_nb`` records them.
     """
     saving, gin = 0.0, 0.0
+    if gains is not None:
+        gains[RECORDED] = 0
     if model[M_STOCK] <= 0:
         return saving, gin
     now = cost_nb(dw, model)
@@ -293,11 +304,13 @@ def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0):
     while outs:
         bit = outs & -outs
         outs ^= bit
+        card = count_cards_nb(bit - 1)
         if known & bit:
             after = dw - remembered_gain_nb(known, low, high, bit)
         else:
             after = deadwood_after_discard_fast_nb(hand | bit)
-        out_saving, out_gin = saving_after_nb(after, dw, now, count_cards_nb(bit - 1), model, table)
+        record_gain_nb(gains, card, bit, dw, after)
+        out_saving, out_gin = saving_after_nb(after, dw, now, card, model, table)
         saving += out_saving
         gin += out_gin
     return saving, gin
@@ -386,7 +399,7 @@ def out_bound_nb(dw, floor, now, card, model, table):
     return table[0][card] * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_bound_nb(hand, dw, model, table):
     """At least what the look-ahead and gin terms take off a hand's value: the sum of ``out_bound_nb``."""
     if model[M_STOCK] <= 0:
@@ -403,7 +416,7 @@ def draw_bound_nb(hand, dw, model, table):
     return bound
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None, known=0, low=0, high=0):
     """Cost of a 10-card hand's deadwood ``dw`` less what the coming stock draws should save (lower is better).
 
@@ -436,9 +449,7 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None,
                 after = dw - remembered_gain_nb(known, low, high, bit)
             else:
                 after = deadwood_after_discard_fast_nb(hand | bit)
-            if gains is not None:
-                gains[card] = max(dw - after, 0)
-                gains[RECORDED] |= bit
+            record_gain_nb(gains, card, bit, dw, after)
             out_saving, out_gin = saving_after_nb(after, dw, now, card, model, table)
             saving += out_saving
             gin += out_gin
@@ -455,7 +466,7 @@ def rank_partner_nb(suit, rank, model):
     return held_chance_nb(BIT << (suit * N_RANKS + rank), model)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_chance_nb(card, model):
     """Chance that the opponent holds two cards making a meld with ``card``, the partners held independently.
 
@@ -655,8 +666,11 @@ def take_nb(view, params):
     # After a stock draw: the hand now less one draw's expected saving.
     remembered = remembered_outs_nb(view)
     known = remembered[1] if remembered[0] == hand else 0
-    saving, gin = draw_saving_nb(hand, dw, model, table, known, remembered[2], remembered[3])
+    saving, gin = draw_saving_nb(hand, dw, model, table, known, remembered[2], remembered[3], gains[0])
     after_draw = now - (model[M_LOOKAHEAD] + 1.0) * saving - params[GIN_WEIGHT] * gin
+    # Every out of the hand now has its gain: for the discard after a stock draw, which may keep this hand.
+    remember_outs_nb(view, hand, gains[0])
+    remembered = remembered_outs_nb(view)
     card, taken_worth = best_kept_hand_nb(taken, found, candidates, model, table, gains, remembered, after_draw)
     if taken_worth >= after_draw:
         return 0
