@@ -202,7 +202,7 @@ M_GIN_WEIGHT = 11  # the weights the search uses, here so that its inner functio
 M_DANGER_WEIGHT = 12
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponent_model_nb(view, params):
     """The card-tracking model (fields ``M_*``): the chance each unseen card is in an opponent's hand, and more.
 
@@ -282,7 +282,7 @@ def record_gain_nb(gains, card, bit, dw, after):
         gains[RECORDED] |= bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_saving_nb(hand, dw, model, table, known=0, low=0, high=0, gains=None):
     """(expected cost saved by one stock draw, chance it goes gin) for a 10-card hand of deadwood ``dw``.
 
@@ -360,7 +360,7 @@ def scratch_nb():
     return (reals[0], counts[0]), (counts[1], reals[1], reals[2], reals[3]), counts[2:]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def out_table_nb(hand, model, table):
     """For each unseen card melding with two cards of ``hand``: its ``stock_chance_nb`` and ``meld_partners_value_nb``.
 
@@ -491,7 +491,7 @@ def danger_nb(card, model):
     return model[M_DANGER_WEIGHT] * meld_chance_nb(card, model) if model[M_DANGER_WEIGHT] != 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
     """The discards among ``allowed`` within ``slack`` deadwood points of the least, as a mask; ``table`` is ``hand``'s.
 
@@ -538,7 +538,7 @@ def lowest_floor_nb(cards, floors):
     return best_card, best, runner_up
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, ceiling=np.inf):
     """(card, worth): of the candidates ``found`` (``discard_candidates_nb``), the discard leaving the best hand.
 
@@ -595,7 +595,7 @@ def copy_gains_nb(source, target):
         target[card] = source[card]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remember_outs_nb(view, kept, gains):
     """Keep in ``view`` the gains of the outs of ``kept``, the hand just kept (``hand_value_nb``), packed.
 
@@ -630,7 +630,7 @@ def remembered_outs_nb(view):
             view[V_MEMORY + MEMORY_GAINS_HIGH])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_nb(view, params):
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
@@ -645,7 +645,7 @@ def discard_nb(view, params):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_nb(view, params):
     """1 when the best hand after taking the pile top beats the hand expected after a stock draw."""
     top = pile_top_nb(view)
@@ -681,13 +681,13 @@ def take_nb(view, params):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def game_point_nb(view, params):
     """True when a win ends the game for us: then any legal knock will do."""
     return view[V_RULES + R_TARGET_SCORE] - view[V_SCORES + view[V_SEAT]] <= params[FINISH_POINTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def knock_nb(view, params):
     if view[V_BIG_GIN]:
         return BIG_GIN
