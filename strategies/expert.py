@@ -35,9 +35,13 @@ it does not collect).
   What the kept hands of one decision share is worked out once: the
   deadwood after every discard (one kernel pass), each out's stock chance
   and meld-partner bound (``out_table_nb``); a discard's danger only when
-  the search reaches it. The tables live on the stack (no allocation).
+  the search reaches it. The tables live on the stack (no allocation), and
+  every stage of a decision is inlined into ``decide_nb``: no call passes
+  the model and the tables (0.85-0.87x the time of decisions made of calls).
   What the deadwood kernel found for the outs of the hand kept is carried
-  in the view's memory to the next take's draw saving and the next search.
+  in the view's memory to the next take's draw saving and the next search;
+  a take that weighs a stock draw leaves there the gains of every out of
+  the hand, for the discard after the draw (it may keep the same hand).
 * **Draw**: take the pile top when the best hand after taking it is worth
   more than the hand expected after a stock draw, whether or not the card
   melds (a card that builds towards melds or replaces a high one counts).
