@@ -315,6 +315,20 @@ def test_the_gains_remembered_for_the_next_take_are_exact():
     assert remembered > 500
 
 
+def test_a_take_that_draws_from_the_stock_remembers_every_out_of_the_hand():
+    """Declined after weighing a stock draw: the view holds all the hand's outs with their exact gains, for the
+    discard that follows (it may keep the same hand) and the next take."""
+    declined = 0
+    for view in random_positions(300, seed=14):
+        hand = int(view[L.V_HAND])
+        if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) != 0 or view[L.V_MEMORY + MODULE.MEMORY_KEPT] != hand:
+            continue  # taken, or declined before the stock draw was weighed
+        outs = int(MODULE.meld_outs_nb(hand)) & int(MODULE.opponent_model_nb(view, DEFAULTS)[MODULE.M_UNSEEN])
+        assert check_remembered_gains(view) == min(bin(outs).count("1"), MODULE.MOST_REMEMBERED)
+        declined += 1
+    assert declined > 50
+
+
 def own_draws_at_knock(hands, seat):
     """The knocker drew last and seats alternate after the first draw: seat ``seat``'s draws when it knocked."""
     mine = hands.filter((hands["knocker"] == seat) & hands["outcome"].is_in(["knock", "undercut"]))
