@@ -52,7 +52,7 @@ class Request:
     window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
                             "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
                             "with fewer effective worlds).", kind=int)
-    played_draws: int = _field(4, "With a history: at most this many of the opponent's stock draws before the "
+    played_draws: int = _field(3, "With a history: at most this many of the opponent's stock draws before the "
                                   "window shape its hand there, each a least-deadwood draw (0: that hand uniform). "
                                   "The defaults of window, slip and this were chosen by calibration "
                                   "(reports/advise_calibration).", kind=int)

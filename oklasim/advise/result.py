@@ -235,13 +235,13 @@ def _fmt(e: Estimate | None, spec: str) -> str:
 # stages with at least 60 positions), early and late in the hand: it differs that much.
 CALIBRATION = "reports/advise_calibration"
 AS_PLAYED_CALIBRATION = f"{CALIBRATION}/previous_default"  # the worlds without a history, unchanged since
-CALIBRATED = (3, 0.003, 4)  # the window, slip and played draws calibrated: the defaults
+CALIBRATED = (3, 0.003, 3)  # the window, slip and played draws calibrated: the defaults
 LATE_STOCK = 13
 HISTORY_BIAS = {
-    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 1.8 on "
-           "average, its undercut risk by up to 6 pp",
-    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points up to 2.7 too "
-          "low on average, its undercut risk up to 13 pp too high",
+    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 1.0 on "
+           "average, its undercut risk by up to 2 pp",
+    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points off by up to 1.3 "
+          "on average, its undercut risk up to 6 pp too high with 7 or fewer",
 }
 UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
                       "gin-holders (its undercut risk 27 pp too low)")
