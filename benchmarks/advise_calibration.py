@@ -183,9 +183,9 @@ def command(run: dict) -> str:
     """The command line of one run, with how long it took and the machine's load."""
     s = run["settings"]
     models = "" if s.get("models", ",".join(MODELS)) == ",".join(MODELS) else f" --models {s['models']}"
-    older = "" if model_of(s)["played_draws"] == "all" else f" --played-draws {s['played_draws']}"
+    draws_option = "" if model_of(s)["played_draws"] == "all" else f" --played-draws {s['played_draws']}"
     return (f"`python benchmarks/advise_calibration.py --positions {s['positions']} --worlds {s['worlds']} "
-            f"--window {s['window']} --slip {s['slip']}{older} --me {s['me']} --opponents {s['opponents']} "
+            f"--window {s['window']} --slip {s['slip']}{draws_option} --me {s['me']} --opponents {s['opponents']} "
             f"--seed {s['seed']} --processes {s['processes']}{models}` in {run['seconds'] / 60:.0f} min "
             f"({run['load']})")
 
@@ -195,11 +195,12 @@ def report(record: dict) -> str:
     runs = record["runs"]
     s = runs[0]["settings"]
     turns = "every turn it played" if s["window"] == "0" else f"its latest {s['window']} turns"
-    draws = model_of(s)["played_draws"]
-    older = ("" if s["window"] == "0" else ", its hand before them improved by one least-deadwood draw per stock "
-             "draw" + ("" if draws == "all" else f", at most {draws}"))
+    settings = model_of(s)
+    before_window = ("" if s["window"] == "0" else ", its hand before them improved by one least-deadwood draw per "
+                     "stock draw" + ("" if settings["played_draws"] == "all" else
+                                     f", at most {settings['played_draws']}"))
     proposal = (f"the first {PILOT} worlds weighed exactly, the others by Russian roulette below {ROULETTE_SHARE:g} "
-                "of the heaviest of them" if model_of(s)["proposal"] == "prior" else
+                "of the heaviest of them" if settings["proposal"] == "prior" else
                 f"like `advise`: batches from {FIRST_BATCH} worlds, weighed exactly at first, then by Russian roulette "
                 f"below {ROULETTE_SHARE:g} of the heaviest so far, half the worlds drawn by the guide where few count")
     if len(runs) == 1:
@@ -219,7 +220,7 @@ def report(record: dict) -> str:
         "opponent's real hand. *as played*: worlds from the prior used without a history (least-deadwood draws, "
         "repaired to fit the last discard and a player that knocks when it can). *history*: the opponent's hand "
         f"weighted by how likely the named opponent was to play {turns} as it did (its own `decide`, slip "
-        f"{s['slip']}{older}; {proposal}). Targets: |bias| <= 1 point and undercut risk within 3 "
+        f"{s['slip']}{before_window}; {proposal}). Targets: |bias| <= 1 point and undercut risk within 3 "
         "percentage points, per opponent. Errors are ± one standard error.",
         "",
         "| opponent | model | positions | true undercut | bias (points) | predicted undercut | gap (pp) | median ESS |"

@@ -54,11 +54,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.hands < 1 or args.repeats < 1 or args.chunk < 1:
         parser.error("--hands, --repeats and --chunk must be at least 1")
-    pairings = [*PAIRINGS, *([[args.also, args.also]] if args.also else [])]
-    try:
-        resolve_all(pairings[-1], 2)
-    except ValueError as error:
-        parser.error(f"--also {args.also}: {error}")
+    pairings = list(PAIRINGS)
+    if args.also:
+        pairings.append([args.also, args.also])
+        try:
+            resolve_all(pairings[-1], 2)
+        except ValueError as error:
+            parser.error(f"--also {args.also}: {error}")
     width = max(len(" vs ".join(pairing)) for pairing in pairings)
     print(f"bench_expert: median of {args.repeats} runs, one core, {machine_load()} at the start")
     for preset in ("seeds", "eaai"):

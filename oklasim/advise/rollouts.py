@@ -41,8 +41,9 @@ def batch_bounds(max_samples: int, game_mode: bool):
     """The worlds ``(lo, hi)`` of each batch when the whole budget is drawn: growing by GROWTH up to the cap."""
     done, batch = 0, FIRST_BATCH
     while done < max_samples:
-        yield done, done + min(batch, max_samples - done)
-        done += min(batch, max_samples - done)
+        size = min(batch, max_samples - done)
+        yield done, done + size
+        done += size
         batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
 
