@@ -82,7 +82,7 @@ def profile(request: dict, count: int) -> dict:
         started = time.perf_counter()
         code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
                                  columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
-                                 worlds.prior, worlds.evidence, cutoff, NO_GUIDE, lo, hi, out, weights,
+                                 worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, lo, hi, out, weights,
                                  np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
                                  np.zeros(1, dtype=np.int64))
         assert code == L.E_NONE, code

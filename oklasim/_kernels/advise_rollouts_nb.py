@@ -11,7 +11,7 @@ the rules restated here beyond reading the hand record.
 from __future__ import annotations
 
 import numpy as np
-from numba import float64, int64, njit, types
+from numba import boolean, float64, int64, njit, types
 
 from .advise_columns_nb import (
     C_DEADWOOD,
@@ -230,7 +230,7 @@ def run_samples_nb(
     ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
     strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
-    ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
+    ``(turns, snapshots, slip, drawn_blind)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
     (``advise_history_nb``; below ``cutoff`` > 0 it is played by Russian
     roulette); a world of weight 0 is not played. Once another
@@ -285,7 +285,7 @@ def run_worlds_nb(
     view_key = key ^ ROLLOUT_SEAT_STREAMS
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
-    turns, snapshots, slip = evidence
+    turns, snapshots, slip, drawn_blind = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     weights[:] = -1.0
     for s in range(lo, hi):
@@ -305,7 +305,7 @@ def run_worlds_nb(
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
             like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                        stream_state_nb(history_key, s), cutoff / ratio)
+                                        stream_state_nb(history_key, s), cutoff / ratio, drawn_blind)
             weight = ratio * like
         if weight == 0.0:
             row[:, :] = 0
@@ -383,7 +383,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64,
     int64,
     int64[::1],
-    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
+    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, boolean)),
     float64,
     float64[::1],
     int64,
@@ -410,4 +410,5 @@ def advise_batch_nb(
 @njit(cache=True)
 def no_evidence_nb(n_snapshot_fields):
     """Evidence of no turns: every world weighs 1."""
-    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0)
+    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0,
+            False)
