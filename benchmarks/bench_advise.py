@@ -1,7 +1,7 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
     python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
-                                      [--profile 20000]
+                                      [--profile 20000] [--without-history]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
 with a knock legal, taken from hands of simple against ``--opponent`` (so
@@ -18,7 +18,9 @@ greedy and against simple, paired over the same deals (each deal played
 twice, seats swapped). ``--profile N`` first shows, per situation, where
 the time goes over N worlds on one core: sampling and weighing them by the
 history, against playing the candidates out, and how many of the worlds
-sampled are effective (the proposal's efficiency).
+sampled are effective (the proposal's efficiency). ``--without-history``
+tells the same situations without their history (every world weighs 1):
+the time a proposal as good as the posterior itself would take.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import ROULETTE_SHARE
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
+from oklasim.cards import N_CARDS
 from oklasim.engine import simulate, stream_key
 from oklasim.rules import Rules
 from oklasim.strategy import resolve
@@ -52,6 +55,16 @@ def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:
     found.sort(key=lambda item: -item[0]["stock"])
     picks = np.linspace(0, len(found) - 1, count).round().astype(int)
     return [found[i][0] for i in picks]
+
+
+def without_history(request: dict) -> dict:
+    """The same position told without its history (the pile, what the opponent took, who dealt): worlds as played,
+    every one weighing 1. Their time to +-0.5 is what a proposal as good as the posterior itself would reach."""
+    position = worlds_for(Request(**request)).position
+    told = {k: v for k, v in request.items() if k != "history"}
+    return told | {"pile": list(position.pile),
+                   "opponent_took": [c for c in range(N_CARDS) if position.opponent_took >> c & 1],
+                   "took": position.took, "dealer": "me" if position.dealer == 0 else "opponent"}
 
 
 def run_advice(request: dict, workers: int, seeds: range) -> list:
@@ -123,12 +136,17 @@ def main() -> None:
     parser.add_argument("--mc-hands", type=int, default=4000, help="deals per mc match (0: skip the mc part)")
     parser.add_argument("--profile", type=int, default=0,
                         help="worlds per situation of the time profile (0: no profile)")
+    parser.add_argument("--without-history", action="store_true",
+                        help="tell the situations without their history: the bound of a perfect proposal")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
 
     situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": 0.5}
                   for s in typical_situations(args.situations, args.seed, args.opponent)]
+    if args.without_history:
+        situations = [without_history(s) for s in situations]
+        print("the situations told without their history: every world weighs 1")
     advise(**situations[0], max_samples=1024)  # load the compiled kernels once
     if args.profile:
         print(f"\nwhere the time goes, {args.profile:,} worlds per situation on one core:")
