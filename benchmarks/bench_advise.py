@@ -62,8 +62,9 @@ PILOT = 2048  # about the worlds advise has weighed when its batches reach full 
 
 
 def kernel_runner(request: dict):
-    """(columns, worlds, run): ``run(lo, hi, cutoff, active, repeats=1)`` plays worlds ``lo .. hi - 1`` of the request on
-    one core (every candidate when ``active``, none otherwise), with no guide; returns (out, weights, seconds)."""
+    """(columns, worlds, run): ``run(lo, hi, cutoff, active, repeats=1)`` plays worlds ``lo .. hi - 1`` of the
+    request on one core (every candidate when ``active``, none otherwise), with no guide; returns (out, weights,
+    seconds)."""
     r = Request(**request, seed=1)
     worlds = worlds_for(r)
     me, opponent = resolve(r.continuation()), resolve(r.opponent)
@@ -80,8 +81,8 @@ def kernel_runner(request: dict):
         started = time.perf_counter()
         code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
                                  columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
-                                 worlds.prior, worlds.evidence, cutoff, NO_GUIDE, repeats, lo, hi, out, weights,
-                                 np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                                 worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, repeats, lo, hi, out,
+                                 weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
                                  np.zeros(1, dtype=np.int64))
         assert code == L.E_NONE, code
         return out, weights, time.perf_counter() - started

@@ -65,6 +65,9 @@ class Family:
     doc: str
     params: tuple[Param, ...] = ()
     presets: dict[str, dict[str, float]] = field(default_factory=dict)
+    # False declares that its knock and discard answers never read V_DRAWN (the card just drawn): the advisor then
+    # replays those answers once per turn of a history, not once per card the family may have drawn there.
+    uses_drawn_card: bool = True
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -87,6 +90,7 @@ class Strategy:
     values: tuple[tuple[str, float], ...]
     decide: Any
     source: Path
+    uses_drawn_card: bool = True  # the family's declaration (``Family.uses_drawn_card``)
 
     def vector(self) -> np.ndarray:
         vec = np.zeros(MAX_PARAMS, dtype=np.float64)
@@ -227,7 +231,7 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
         values[name] = by_name[name].check(value, family_name)
     label = base + (f"({', '.join(f'{k}={v:g}' for k, v in settings.items())})" if settings else "")
     ordered = tuple((p.name, values[p.name]) for p in loaded.family.params)
-    return Strategy(label, family_name, ordered, loaded.decide, loaded.source)
+    return Strategy(label, family_name, ordered, loaded.decide, loaded.source, loaded.family.uses_drawn_card)
 
 
 def names(extra_paths=()) -> list[str]:

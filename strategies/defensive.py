@@ -66,6 +66,7 @@ from oklasim.strategy_api import (
 
 FAMILY = Family(
     name="defensive",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Feeds the opponent nothing it can meld, keeps live cards, lays melds it can't lay off on, avoids undercuts.",
     params=(
         Param("outs_weight", 1.5, 0, 10, "deadwood points one live out of the kept hand is worth when discarding"),

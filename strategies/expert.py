@@ -132,6 +132,7 @@ DECIMAL = {"integer": False}  # weights whose range bounds happen to be whole nu
 
 FAMILY = Family(
     name="expert",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Tracks the opponent's cards, discards and draws by look-ahead and danger, knocks early then holds for gin.",
     params=(
         Param("lookahead", 4.6, 0, 8, "stock draws of expected saving a kept hand is credited with", **DECIMAL),

@@ -24,6 +24,7 @@ from oklasim.strategy_api import (
 
 FAMILY = Family(
     name="greedy",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Take a card only if it lowers your best deadwood; discard to minimise deadwood; knock whenever legal.",
 )
 

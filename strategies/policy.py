@@ -50,6 +50,7 @@ ASAP = 1099  # threshold 10, never only gin
 
 FAMILY = Family(
     name="policy",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="greedy's draws and discards; per knock limit L, knock with deadwood <= T up to the G-th own draw "
     "(at_L = 100*T + G; G 99 = never only gin).",
     params=tuple(

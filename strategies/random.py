@@ -27,6 +27,7 @@ from oklasim.strategy_api import (
 
 FAMILY = Family(
     name="random",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Uniformly random legal decisions; knocks (when legal) with probability knock_probability.",
     params=(
         Param("knock_probability", 0.5, 0.0, 1.0, "chance to knock when a knock is legal"),

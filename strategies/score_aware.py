@@ -64,6 +64,7 @@ from oklasim.strategy_api import (
 
 FAMILY = Family(
     name="score_aware",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Knock at once when ahead or when the opponent nears the target; hold for gin when far behind.",
     params=(
         Param("threshold", 10, 0, 10, "knock with deadwood <= this when no score rule applies (10 = any legal knock)"),

@@ -28,6 +28,7 @@ from oklasim.strategy_api import (
 
 FAMILY = Family(
     name="simple",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="Take a card that knocks or melds; knock whenever legal; discard the highest deadwood card.",
 )
 

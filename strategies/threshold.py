@@ -55,6 +55,7 @@ NEVER = 99
 
 FAMILY = Family(
     name="threshold",
+    uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     doc="greedy's draws and discards; knock at deadwood <= a threshold set by the knock limit and the draws.",
     params=(
         Param("threshold", 10, 0, 10, "knock only with deadwood <= this (10 = any legal knock, 0 = gin only)"),

@@ -30,9 +30,10 @@ def play(repeats: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.nda
     params[:] = greedy.vector()
     out, weights = np.zeros((hi - lo, n, R.N_OUT), dtype=np.int64), np.zeros(hi - lo)
     code = R.advise_batch_nb(greedy.decide, greedy.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
-                             columns, n, np.ones(n, dtype=np.int64), stream_key(5), 0, worlds.prior, worlds.evidence,
-                             0.0, NO_GUIDE, repeats, lo, hi, out, weights, np.zeros(hi - lo, dtype=np.int64),
-                             np.zeros(E.STATUS_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))
+                             columns, n, np.ones(n, dtype=np.int64), stream_key(5), 0, worlds.prior,
+                             worlds.evidence_for(greedy), 0.0, NO_GUIDE, repeats, lo, hi, out, weights,
+                             np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                             np.zeros(1, dtype=np.int64))
     assert code == L.E_NONE
     return columns, out, weights
 

@@ -29,16 +29,18 @@ def sampled_hands(worlds, count: int) -> list[int]:
                                   view[L.V_KNOCK_LIMIT], scratch, stock)) for s in range(count)]
 
 
-def test_the_roulette_keeps_every_worlds_expected_weight():
+@pytest.mark.parametrize("drawn_blind", [False, True])
+def test_the_roulette_keeps_every_worlds_expected_weight(drawn_blind):
     """Averaged over its coins, a world's roulette weight is its exact weight (itself averaged over the replayed
-    draws), while most light worlds are dropped and every survivor weighs at least the cutoff."""
+    draws), while most light worlds are dropped and every survivor weighs at least the cutoff; also when the
+    knock and discard answers are asked once per turn, their roulette before the draw choice's."""
     opponent = resolve("simple")
     worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
     turns, snapshots, slip = worlds.evidence
 
     def weights(hand: int, cutoff: float, draws: int) -> np.ndarray:
         return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
-                                           stream_state_nb(7, i), cutoff) for i in range(draws)])
+                                           stream_state_nb(7, i), cutoff, drawn_blind) for i in range(draws)])
 
     hands = [hand for hand in sampled_hands(worlds, 40) if weights(hand, 0.0, 1)[0] > 0][:6]
     assert len(hands) == 6
@@ -95,3 +97,19 @@ def test_the_budgets_hold_with_roulette(budget):
         assert advice.stop_reason == "time" and took < 3 * budget["max_seconds"] + 1.0
     else:
         assert advice.stop_reason == "samples" and advice.samples == budget["max_samples"]
+
+
+def test_knock_and_discard_once_per_turn_weigh_as_once_per_card():
+    """Exact weights (no roulette): asking a blind opponent's knock and discard once per turn gives the weight of
+    asking them for every card it may have drawn."""
+    opponent = resolve("simple")
+    worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
+    turns, snapshots, slip = worlds.evidence
+    assert (turns[:, H.T_KIND] == H.TURN_STOCK).sum() >= 4
+    weighed = 0
+    for hand in sampled_hands(worlds, 60):
+        each, once = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+                                        stream_state_nb(3, hand), 0.0, blind) for blind in (False, True))
+        assert once == pytest.approx(each, rel=1e-12, abs=1e-300)
+        weighed += each > slip**3
+    assert weighed > 5

@@ -17,20 +17,25 @@ opponent). Cards are never invented or moved, so no world breaks a hard
 constraint; a world the model cannot explain at all gets weight 0.
 
 Most uniform worlds are explained only with a slip or more, and weigh a
-factor ``slip`` (0.01 by default) of the best or less. Below a ``cutoff`` the weight is played by
+factor ``slip`` (0.003 by default) of the best or less. Below a ``cutoff`` the weight is played by
 Russian roulette (``roulette_nb``), turn by turn: such a world goes on with
 chance weight / cutoff and then weighs the cutoff, else it weighs 0 and is
 neither replayed further nor played out. Every step keeps the expected
 weight, so the weighted estimates stay unbiased; the cost of a world then
-goes to the worlds that carry the weight.
+goes to the worlds that carry the weight. Within a turn the knock and
+discard answers come first when they are the same for every card it may
+have drawn (``drawn_blind``: its knock and discard never read the card
+drawn, ``Family.uses_drawn_card``): asked once, they bound the turn's
+likelihood, and the roulette on that bound drops most worlds before the
+draw choice is asked once per such card.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import float64, int64, njit, uint64
+from numba import boolean, float64, int64, njit, uint64
 
-from .cards_nb import N_CARDS
+from .cards_nb import N_CARDS, count_cards_nb
 from .engine_nb import knock_discards_nb
 from .kit_nb import BIT
 from .layout import (
@@ -101,24 +106,35 @@ def declines_knock_nb(fn, snapshot, hand, drawn, forbidden, params, slip, scratc
 
 
 @njit(cache=True)
-def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
-    """Likelihood of one drawing turn, given the 11 cards ``after`` its draw and the card ``drawn``."""
+def draw_likelihood_nb(fn, turn, snapshots, before, params, slip, scratch):
+    """Likelihood of a drawing turn's first choice (take the upcard, the pile top or the stock) holding ``before``."""
     kind = turn[T_KIND]
-    before = after & ~(BIT << drawn)
-    like = 1.0
     if kind == TURN_UPCARD:
-        like *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, 1, slip, scratch)
-    elif kind == TURN_PILE or kind == TURN_STOCK:
+        return agrees_nb(fn, D_TAKE_UPCARD, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, 1, slip, scratch)
+    if kind == TURN_PILE or kind == TURN_STOCK:
         answer = 1 if kind == TURN_PILE else 0
-        like *= agrees_nb(fn, D_DRAW, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, answer, slip, scratch)
-    if like == 0.0:
-        return like
+        return agrees_nb(fn, D_DRAW, snapshots[SNAP_CHOICE], before, NO_CARD, NO_CARD, params, answer, slip, scratch)
+    return 1.0  # a forced stock draw is no choice
+
+
+@njit(cache=True)
+def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
+    """Likelihood that, holding the 11 cards ``after`` once it drew ``drawn``, it did not knock and threw its discard."""
     forbidden = turn[T_FORBIDDEN]
-    like *= declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, slip, scratch)
+    like = declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, slip, scratch)
     if like == 0.0:
         return like
     return like * agrees_nb(fn, D_DISCARD, snapshots[SNAP_AFTER], after, drawn, forbidden, params, turn[T_DISCARD],
                             slip, scratch)
+
+
+@njit(cache=True)
+def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
+    """Likelihood of one drawing turn, given the 11 cards ``after`` its draw and the card ``drawn``."""
+    like = draw_likelihood_nb(fn, turn, snapshots, after & ~(BIT << drawn), params, slip, scratch)
+    if like == 0.0:
+        return like
+    return like * kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +154,7 @@ def roulette_nb(weight, cutoff, state):
 
 
 @njit(cache=True)
-def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
+def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind):
     """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc.
 
     ``cutoff`` 0: the exact weight; above 0, the weight is played by roulette after every turn (latest first,
@@ -161,14 +177,28 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
             options = after & (BIT << turn[T_TAKEN])
         else:
             options = after & turn[T_ELIGIBLE]
+        if options == 0:
+            return 0.0, state
+        # The knock and discard answers, once for the turn when they cannot depend on the card drawn (one card
+        # possible, or an opponent whose knock and discard never read it); the weight so far times theirs bounds
+        # the turn's, so the roulette can drop the world before the draw choice is asked once per card.
+        shared = options & (options - 1) == 0 or drawn_blind
+        if shared:
+            low = options & -options
+            weight *= kept_likelihood_nb(fn, turn, snapshots[i], after, count_cards_nb(low - 1), params, slip,
+                                         scratch)
+            weight, state = roulette_nb(weight, cutoff, state)
+            if weight == 0.0:
+                return weight, state
         n, total = 0, 0.0
         while options:
             low = options & -options
             options ^= low
-            card = 0
-            while (BIT << card) != low:
-                card += 1
-            like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch)
+            card = count_cards_nb(low - 1)
+            if shared:
+                like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~low, params, slip, scratch)
+            else:
+                like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch)
             likes[n], cards[n] = like, card
             total += like
             n += 1
@@ -189,11 +219,11 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
     return weight, state
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64),
+@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, boolean),
       cache=True)
-def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff):
+def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind):
     """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
-    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff)
+    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind)
     return weight
 
 

@@ -11,7 +11,7 @@ the rules restated here beyond reading the hand record.
 from __future__ import annotations
 
 import numpy as np
-from numba import float64, int64, njit, types
+from numba import boolean, float64, int64, njit, types
 
 from .advise_columns_nb import (
     C_DEADWOOD,
@@ -239,7 +239,7 @@ def run_samples_nb(
     ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
     strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
-    ``(turns, snapshots, slip)`` of the opponent's turns so far (none: every
+    ``(turns, snapshots, slip, drawn_blind)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
     (``advise_history_nb``; below ``cutoff`` > 0 it is played by Russian
     roulette); a world of weight 0 is not played. Once another
@@ -299,7 +299,7 @@ def run_worlds_nb(
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
     repeat_key = key ^ REPEAT_STOCKS
-    turns, snapshots, slip = evidence
+    turns, snapshots, slip, drawn_blind = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
     weights[:] = -1.0
@@ -321,7 +321,7 @@ def run_worlds_nb(
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
             like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                        stream_state_nb(history_key, s), cutoff / ratio)
+                                        stream_state_nb(history_key, s), cutoff / ratio, drawn_blind)
             weight = ratio * like
         if weight == 0.0:
             weights[s - lo] = weight
@@ -411,7 +411,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64,
     int64,
     int64[::1],
-    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64)),
+    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, boolean)),
     float64,
     float64[::1],
     int64,  # repeats
@@ -439,4 +439,5 @@ def advise_batch_nb(
 @njit(cache=True)
 def no_evidence_nb(n_snapshot_fields):
     """Evidence of no turns: every world weighs 1."""
-    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0)
+    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0,
+            False)

@@ -238,6 +238,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     looks = planned_looks(max_samples, game_mode)
     z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
+    evidence = worlds.evidence_for(seats[1])
     tally = _Tally(n_cols)
     guide = Guide(worlds)
     active = np.ones(n_cols, dtype=np.int64)
@@ -263,7 +264,7 @@ def run(request: Request, extra_paths=()) -> Advice:
                 rows = slice(lo - done, hi - done)
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
-                    n_cols, active, key, int(game_mode), worlds.prior, worlds.evidence, ROULETTE_SHARE * heaviest,
+                    n_cols, active, key, int(game_mode), worlds.prior, evidence, ROULETTE_SHARE * heaviest,
                     proposal, repeats, lo, hi, out[rows], weights[rows], hands[rows], status, stop)))
             batch_started = time.perf_counter()
             for status, job in jobs:

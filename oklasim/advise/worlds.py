@@ -22,6 +22,7 @@ from .._kernels import advise_history_nb as H
 from .._kernels import advise_worlds_nb as W
 from .._kernels import layout as L
 from ..cards import N_CARDS, mask_of
+from ..strategy import Strategy
 from .history import parse_history, replay
 from .position import Position, card_list, one_card, read_position, rules_of, view_of
 from .request import Request
@@ -65,6 +66,11 @@ class Worlds:
     @property
     def conditioned(self) -> bool:
         return self.opponent_turns > 0
+
+    def evidence_for(self, opponent: Strategy) -> tuple:
+        """The kernel's evidence when ``opponent`` weighs the worlds: ``evidence`` and whether its knock and discard
+        never read the card drawn (``Family.uses_drawn_card``)."""
+        return self.evidence + (not opponent.uses_drawn_card,)
 
 
 def worlds_for(request: Request) -> Worlds:
