@@ -128,8 +128,9 @@ def test_same_seed_same_answer_whatever_the_workers_with_repeats(monkeypatch):
     (True, 5000, 0, 6, rollouts.MAX_REPEATS),  # only weighing so far
     (True, 5000, 10, 0, 1),  # only knocks left: settled by the hands alone
     (True, 1000, 1000, 6, 1),  # every world played: repeats cost what new worlds cost
-    (True, 6000, 100, 6, 6),  # sqrt(4 x 6000 / (100 x 6)) = 6.3
-    (True, 10000, 500, 6, 4),  # sqrt(4 x 10000 / (500 x 6)) = 3.7
+    (True, 6000, 100, 6, 3),  # sqrt(6000 / (100 x 6)) = 3.2
+    (True, 10000, 200, 6, 3),  # sqrt(10000 / (200 x 6)) = 2.9
+    (True, 10000, 500, 6, 2),  # sqrt(10000 / (500 x 6)) = 1.8
     (True, 10**6, 1, 1, rollouts.MAX_REPEATS),  # at most MAX_REPEATS
 ])
 def test_the_repeats_rule(conditioned, drawn, played, rollouts_, expected):

@@ -41,11 +41,12 @@ ROULETTE_SHARE = 0.1
 # the cost of weighing a world drawn, p the share of the worlds drawn that are played and r the cost of one
 # column's rollout, K repeats of n columns give precision per second in proportion to
 # 1 / ((B + W / K) (a + p n r K)), best at K = sqrt((W / B) (a / r) / (p n)). Measured (bench_advise.py --split,
-# 8 situations against expert): W / B at least about 1 for the action of the largest variance (often 3-10), r / a
-# 0.1-0.4; so K = sqrt(REPEAT_SCALE / (p n)), p from the batches so far and n the columns played out now: counts
-# known before the batch, never timings, so that the same seed gives the same answer. Within 10% of the best K in
-# each of the 8 (the largest measured gain x1.4-x3.7 in the 6 where less than 3% of the worlds are played).
-REPEAT_SCALE = 4.0
+# 8 situations against expert, 100,000 worlds each): W / B about 1 or more for the action of the largest variance
+# (often 3-10), r / a 0.2-2.4 (median about 1); so K = sqrt(REPEAT_SCALE / (p n)), p from the batches so far and n
+# the columns played out now: counts known before the batch, never timings, so that the same seed gives the same
+# answer. It picks the best K of 1, 2, 4, 8 or one within 10% of it in each of the 8 (K = 1 where a tenth or more
+# of the worlds are played; x1.5-x3.5 precision per second where fewer than 1% are).
+REPEAT_SCALE = 1.0
 MAX_REPEATS = 8  # the gain flattens past 4-8 while its cost grows
 
 
