@@ -1,7 +1,7 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
     python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
-                                      [--profile 20000]
+                                      [--profile 20000] [--split 100000]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
 with a knock legal, taken from hands of simple against ``--opponent`` (so
@@ -18,7 +18,10 @@ greedy and against simple, paired over the same deals (each deal played
 twice, seats swapped). ``--profile N`` first shows, per situation, where
 the time goes over N worlds on one core: sampling and weighing them by the
 history, against playing the candidates out, and how many of the worlds
-sampled are effective (the proposal's efficiency).
+sampled are effective (the proposal's efficiency). ``--split N`` shows, per
+situation over N worlds on one core, how each action's points vary between
+the opponent's hands and within one hand, and what several stock orders per
+world (the advisor's repeats) would gain in precision per second.
 """
 
 from __future__ import annotations
