@@ -1,7 +1,7 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
     python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
-                                      [--profile 20000] [--without-history]
+                                      [--profile 20000] [--split 100000] [--without-history]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
 with a knock legal, taken from hands of simple against ``--opponent`` (so
@@ -18,9 +18,13 @@ greedy and against simple, paired over the same deals (each deal played
 twice, seats swapped). ``--profile N`` first shows, per situation, where
 the time goes over N worlds on one core: sampling and weighing them by the
 history, against playing the candidates out, and how many of the worlds
-sampled are effective (the proposal's efficiency). ``--without-history``
-tells the same situations without their history (every world weighs 1):
-the time a proposal as good as the posterior itself would take.
+sampled are effective (the proposal's efficiency). ``--split N`` shows, per
+situation over N worlds on one core, how each action's points vary between
+the opponent's hands and within one hand, and what several stock orders per
+world (the advisor's repeats) would gain in precision per second.
+``--without-history`` tells the same situations without their history
+(every world weighs 1): the time a proposal as good as the posterior itself
+would take.
 """
 
 from __future__ import annotations
@@ -74,11 +78,10 @@ def run_advice(request: dict, workers: int, seeds: range) -> list:
 PILOT = 2048  # about the worlds advise has weighed when its batches reach full size
 
 
-def profile(request: dict, count: int) -> dict:
-    """Where the time of ``count`` worlds goes on one core, weighed as ``advise`` weighs them after its first
-    batches (by Russian roulette below its share of the heaviest world, here of a pilot of ``PILOT`` worlds weighed
-    exactly): the same worlds are run with no candidate active (sampling and weighing only), then with every
-    candidate. Rollouts cheaper than the timing noise show as 0."""
+def kernel_runner(request: dict):
+    """(columns, worlds, run): ``run(lo, hi, cutoff, active, repeats=1)`` plays worlds ``lo .. hi - 1`` of the
+    request on one core (every candidate when ``active``, none otherwise), with no guide; returns (out, weights,
+    seconds)."""
     r = Request(**request, seed=1)
     worlds = worlds_for(r)
     me, opponent = resolve(r.continuation()), resolve(r.opponent)
@@ -89,17 +92,32 @@ def profile(request: dict, count: int) -> dict:
     params[:] = opponent.vector()
     params[0] = me.vector()
 
-    def run(lo: int, hi: int, cutoff: float, active: int) -> tuple[np.ndarray, float]:
+    def run(lo: int, hi: int, cutoff: float, active: int, repeats: int = 1) -> tuple[np.ndarray, np.ndarray, float]:
         out = np.zeros((hi - lo, n_cols, R.N_OUT), dtype=np.int64)
         weights = np.zeros(hi - lo)
         started = time.perf_counter()
         code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
                                  columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
-                                 worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, lo, hi, out, weights,
-                                 np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                                 worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, repeats, lo, hi, out,
+                                 weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
                                  np.zeros(1, dtype=np.int64))
         assert code == L.E_NONE, code
-        return weights, time.perf_counter() - started
+        return out, weights, time.perf_counter() - started
+
+    return columns, worlds, run
+
+
+def profile(request: dict, count: int) -> dict:
+    """Where the time of ``count`` worlds goes on one core, weighed as ``advise`` weighs them after its first
+    batches (by Russian roulette below its share of the heaviest world, here of a pilot of ``PILOT`` worlds weighed
+    exactly): the same worlds are run with no candidate active (sampling and weighing only), then with every
+    candidate. Rollouts cheaper than the timing noise show as 0."""
+    columns, worlds, play = kernel_runner(request)
+    n_cols = len(columns)
+
+    def run(lo: int, hi: int, cutoff: float, active: int) -> tuple[np.ndarray, float]:
+        _, weights, seconds = play(lo, hi, cutoff, active)
+        return weights, seconds
 
     pilot, _ = run(0, PILOT, 0.0, 0)
     cutoff = ROULETTE_SHARE * pilot.max()
@@ -113,6 +131,55 @@ def profile(request: dict, count: int) -> dict:
     return {"weigh_us": 1e6 * weighing / count, "rollout_us": 1e6 * (everything - weighing) / max(played, 1),
             "weigh_share": weighing / everything, "played": played / count, "ess_share": ess / count,
             "candidates": n_cols, "turns": worlds.opponent_turns}
+
+
+SPLIT_REPEATS = (1, 2, 4, 8, 16)
+MEASURED_REPEATS = 8
+
+
+def variance_split(request: dict, count: int) -> dict:
+    """How each action's points vary between the opponent's hands and within one hand (over the stock orders and
+    the seats' draws), and the effective precision per second that ``K`` repeats per world would give.
+
+    ``count`` worlds weighed as ``profile`` weighs them are played once and ``MEASURED_REPEATS`` (= m) times (the
+    first repeat is the single playing): with x0 the single playing and xr the mean of the m - 1 others,
+    sum(w^2 (x0 - xr)^2) / sum(w^2) / (1 + 1 / (m - 1)) estimates the within-hand variance W and
+    sum(w^2 (x0 - mean)^2) / sum(w^2) the total B + W, both weighted as the advisor's interval weighs them.
+    K repeats make a world's variance B + W / K at the time t(K) per world, linear in K through the timings of
+    1 and m repeats (fastest of two each); the precision per second then gains (B + W) t(1) / ((B + W / K) t(K)),
+    taken for the action whose variance is the largest (the last to reach a precision), each action represented
+    by its best column. Also the rollout cost of a played world per column played out relative to the cost of
+    weighing a world drawn (the ``REPEAT_COST`` of ``oklasim.advise.rollouts``)."""
+    columns, _, play = kernel_runner(request)
+    _, pilot, _ = play(0, PILOT, 0.0, 0)
+    cutoff = ROULETTE_SHARE * pilot.max()
+    lo, hi, m = PILOT, PILOT + count, MEASURED_REPEATS
+    once, weights, one = play(lo, hi, cutoff, 1)
+    many, _, more = play(lo, hi, cutoff, 1, m)
+    weighing = min(play(lo, hi, cutoff, 0)[2] for _ in range(2))
+    one = min(one, play(lo, hi, cutoff, 1)[2])
+    more = min(more, play(lo, hi, cutoff, 1, m)[2])
+    first = once[:, :, R.O_POINTS].astype(float)
+    rest = (many[:, :, R.O_POINTS] - first) / (m - 1)
+    w2 = weights**2
+    mean = weights @ first / weights.sum()
+    total = w2 @ (first - mean) ** 2 / w2.sum()
+    within = w2 @ (first - rest) ** 2 / w2.sum() / (1 + 1 / (m - 1))
+    between = total - within
+    actions = columns[:, C.C_ACTION]
+    reps = [max(np.flatnonzero(actions == a), key=lambda c: mean[c]) for a in range(actions.max() + 1)]
+
+    def seconds(k: int) -> float:
+        return one + (k - 1) * (more - one) / (m - 1)
+
+    gains = {k: max(total[reps]) * seconds(1) / (max(between[reps] + within[reps] / k) * seconds(k))
+             for k in SPLIT_REPEATS}
+    played = int(np.count_nonzero(weights))
+    rollouts = int(np.count_nonzero(columns[:, C.C_KIND] != C.SHOWDOWN))
+    column_cost = (more - one) / (m - 1) / max(played * rollouts, 1) / (weighing / count)
+    return {"played": played, "weigh_share": weighing / one, "column_cost": column_cost, "gains": gains,
+            "actions": [("knock" if columns[c, C.C_KIND] == C.SHOWDOWN else "continue", between[c], within[c])
+                        for c in reps]}
 
 
 def paired(spec: str, opponent: str, deals: int, seed: int) -> tuple[float, float, float]:
@@ -136,6 +203,8 @@ def main() -> None:
     parser.add_argument("--mc-hands", type=int, default=4000, help="deals per mc match (0: skip the mc part)")
     parser.add_argument("--profile", type=int, default=0,
                         help="worlds per situation of the time profile (0: no profile)")
+    parser.add_argument("--split", type=int, default=0,
+                        help="worlds per situation of the variance split between and within hands (0: none)")
     parser.add_argument("--without-history", action="store_true",
                         help="tell the situations without their history: the bound of a perfect proposal")
     args = parser.parse_args()
@@ -156,6 +225,17 @@ def main() -> None:
             p = profile(request, args.profile)
             print(f"{request['stock']:>5} {p['turns']:>5} {p['candidates']:>7} {p['weigh_us']:>14.1f} "
                   f"{p['rollout_us']:>18.0f} {p['weigh_share']:>14.0%} {p['played']:>7.4f} {p['ess_share']:>17.5f}")
+    if args.split:
+        print(f"\nvariance of the points between hands (B) and within a hand (W), {args.split:,} worlds per "
+              f"situation on one core; precision per second with K repeats per world, relative to K = 1:")
+        print(f"{'stock':>5} {'played':>6} {'weighing':>8} {'column/weigh':>12}  "
+              + " ".join(f"{'K=' + str(k):>5}" for k in SPLIT_REPEATS) + "  per action: B / W")
+        for request in situations:
+            split = variance_split(request, args.split)
+            print(f"{request['stock']:>5} {split['played']:>6} {split['weigh_share']:>8.0%} "
+                  f"{split['column_cost']:>12.2f}  "
+                  + " ".join(f"{split['gains'][k]:>5.2f}" for k in SPLIT_REPEATS) + "  "
+                  + ", ".join(f"{kind} {b:.1f} / {w:.1f}" for kind, b, w in split["actions"]))
     seeds = range(args.repeats)
     print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
           f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")

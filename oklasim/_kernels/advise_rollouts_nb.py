@@ -94,17 +94,26 @@ from .layout import (
 )
 from .linking import DECIDE_SIGNATURE, DECIDE_TYPE
 from .melds_nb import deadwood_nb, layoff_deadwood_nb
-from .rng_nb import HISTORY_REPLAYS, ROLLOUT_DECKS, ROLLOUT_SEAT_STREAMS, next_state_nb, stream_state_nb
+from .rng_nb import (
+    HISTORY_REPLAYS,
+    REPEAT_STOCKS,
+    ROLLOUT_DECKS,
+    ROLLOUT_SEAT_STREAMS,
+    next_state_nb,
+    shuffle_deck_nb,
+    stream_state_nb,
+)
 
-# -- results per world and column ---------------------------------------------------------
+# -- results per world and column: sums over the world's repeats -----------------------------
 O_POINTS = 0  # my points minus the opponents' (all of them, with 3-4 players) in this hand
-O_OUTCOME = 1  # WON_HAND, LOST_HAND or NO_SCORE
-O_WIN = 2  # 1 if I win the game (game mode), else 0
-O_UNDERCUT = 3  # 1 if a knock was undercut
-N_OUT = 4
-WON_HAND = 0
-LOST_HAND = 1
-NO_SCORE = 2
+O_WON = 1  # repeats where I scored the hand
+O_LOST = 2  # repeats where an opponent scored it (the others: nobody did)
+O_WIN = 3  # repeats where I win the game (game mode), else 0
+O_UNDERCUT = 4  # repeats where a knock was undercut
+N_OUT = 5
+# Repeat k of world s draws its streams at index s + k * REPEAT_STRIDE: k = 0 is the world as drawn, and no two
+# (world, repeat) pairs share a stream while worlds number below 2**40.
+REPEAT_STRIDE = 1 << 40
 
 # -- codes returned besides the engine's E_* ----------------------------------------------
 E_BAD_VIEW = 10  # the view's cards do not add up (advisor input checks make this unreachable)
@@ -225,7 +234,7 @@ def run_samples_nb(
     view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo, hi, me_fn, opp_fn, forced_fn,
     params, out, weights, status, stop
 ):
-    """Play worlds ``lo .. hi - 1`` for the active columns into ``out[s - lo, column, O_*]``.
+    """Play worlds ``lo .. hi - 1`` once each for the active columns into ``out[s - lo, column, O_*]``.
 
     ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
     strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
@@ -240,18 +249,22 @@ def run_samples_nb(
     ``status[ST_ERROR:]``).
     """
     return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
-                         np.zeros(0, dtype=np.float64), lo, hi, me_fn, opp_fn, forced_fn, params, out, weights,
+                         np.zeros(0, dtype=np.float64), 1, lo, hi, me_fn, opp_fn, forced_fn, params, out, weights,
                          np.zeros(hi - lo, dtype=np.int64), status, stop)
 
 
 @njit(cache=True)
 def run_worlds_nb(
-    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, lo, hi, me_fn, opp_fn,
+    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats, lo, hi, me_fn, opp_fn,
     forced_fn, params, out, weights, opponent_hands, status, stop
 ):
-    """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, and with a
+    """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, with a
     ``guide`` (two players, a prior without repairs; empty: none) its worlds drawn by ``advise_guided_nb``,
-    their weights corrected for it."""
+    their weights corrected for it, and each world played ``repeats`` times: the same hidden hands (the
+    weighed part of a world), a new stock order and new seat streams each time, ``out`` summing the repeats.
+    The stock order given the hands is uniform and the history says nothing about it, so the repeats' mean
+    estimates the world's value without bias; a knock's showdown depends on the hands alone and is played once
+    (in game mode the rest of the game is played in every repeat)."""
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     opp = (me + 1) % players  # two players: the opponent
@@ -285,8 +298,10 @@ def run_worlds_nb(
     view_key = key ^ ROLLOUT_SEAT_STREAMS
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
+    repeat_key = key ^ REPEAT_STOCKS
     turns, snapshots, slip, drawn_blind = evidence
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+    order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
     weights[:] = -1.0
     for s in range(lo, hi):
         if stop[0] != 0 and s > 0:
@@ -302,70 +317,83 @@ def run_worlds_nb(
             deal_table_nb(key, s, me, players, unseen, n_unseen, known, need, scratch, hands, stock)
         opponent_hands[s - lo] = hands[opp]
         row = out[s - lo]
+        row[:, :] = 0
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
             like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
                                         stream_state_nb(history_key, s), cutoff / ratio, drawn_blind)
             weight = ratio * like
         if weight == 0.0:
-            row[:, :] = 0
             weights[s - lo] = weight
             continue
-        for c in range(n_cand):
-            if stop[0] != 0 and s > 0:  # checked between the rollouts: a slow opponent may take a second for one
-                return E_NONE
-            if not active[c]:
-                continue
-            column = cand[c]
-            if column[C_KIND] == SHOWDOWN and players == 2:  # settled at once: no need to play the draw
-                outcome, mine, theirs = column_showdown_nb(template, column, hands[opp])
-                record[:] = 0
-                record[H_SEAT_POINTS + me] = mine
-                record[H_SEAT_POINTS + opp] = theirs
-                record[H_WINNER] = -1 if outcome == OUT_TIE else (opp if outcome == OUT_UNDERCUT else me)
-                record[H_KNOCKER] = me
-                row[c, O_UNDERCUT] = 1 if outcome == OUT_UNDERCUT else 0
-                if game_mode:
+        for k in range(repeats):
+            # Repeat k of world s: the same hidden hands, its own stock order and seat streams (k = 0: as drawn).
+            index = s + k * REPEAT_STRIDE
+            order[:n_stock] = stock[:n_stock]
+            if k > 0:  # the stock given the hands is uniform over the rest, whatever the history
+                shuffle_deck_nb(stream_state_nb(repeat_key, index), order[:n_stock])
+            for c in range(n_cand):
+                if stop[0] != 0 and s > 0:  # checked between the rollouts: a slow opponent may take a second for one
+                    return E_NONE
+                if not active[c]:
+                    continue
+                column = cand[c]
+                settled = column[C_KIND] == SHOWDOWN and players == 2  # by the hands alone: no need to play the draw
+                if settled and k > 0 and not game_mode:
+                    continue  # the same points in every repeat: counted once, times the repeats, below
+                if settled:
+                    outcome, mine, theirs = column_showdown_nb(template, column, hands[opp])
+                    record[:] = 0
+                    record[H_SEAT_POINTS + me] = mine
+                    record[H_SEAT_POINTS + opp] = theirs
+                    record[H_WINNER] = -1 if outcome == OUT_TIE else (opp if outcome == OUT_UNDERCUT else me)
+                    record[H_KNOCKER] = me
+                    undercut = outcome == OUT_UNDERCUT
+                    if game_mode:
+                        work[:, :] = template
+                        seed_views_nb(work, view_key, index)
+                else:
                     work[:, :] = template
-                    seed_views_nb(work, view_key, s)
-            else:
-                work[:, :] = template
+                    for seat in range(players):
+                        if seat != me:
+                            work[HIDDEN, S_HANDS + seat] = hands[seat]
+                            work[seat, V_HAND] = hands[seat]
+                    stock_pos = work[HIDDEN, S_STOCK_POS]
+                    work[HIDDEN, S_DECK + stock_pos : S_DECK + stock_pos + n_stock] = order[:n_stock]
+                    seed_views_nb(work, view_key, index)
+                    error = rollout_nb(
+                        work, me, column, taken0, cont, forced, params, forced_params, arrangements, trace, status
+                    )
+                    if error:
+                        status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+                        return error
+                    record[:] = work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+                    undercut = column[C_KIND] == SHOWDOWN and record[H_OUTCOME] == OUT_UNDERCUT
+                theirs = 0
                 for seat in range(players):
                     if seat != me:
-                        work[HIDDEN, S_HANDS + seat] = hands[seat]
-                        work[seat, V_HAND] = hands[seat]
-                stock_pos = work[HIDDEN, S_STOCK_POS]
-                for i in range(n_stock):
-                    work[HIDDEN, S_DECK + stock_pos + i] = stock[i]
-                seed_views_nb(work, view_key, s)
-                error = rollout_nb(
-                    work, me, column, taken0, cont, forced, params, forced_params, arrangements, trace, status
-                )
-                if error:
-                    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
-                    return error
-                record[:] = work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
-                undercut = column[C_KIND] == SHOWDOWN and record[H_OUTCOME] == OUT_UNDERCUT
-                row[c, O_UNDERCUT] = 1 if undercut else 0
-            theirs = 0
-            for seat in range(players):
-                if seat != me:
-                    theirs += record[H_SEAT_POINTS + seat]
-            winner = record[H_WINNER]
-            row[c, O_POINTS] = record[H_SEAT_POINTS + me] - theirs
-            row[c, O_OUTCOME] = WON_HAND if winner == me else (NO_SCORE if winner < 0 else LOST_HAND)
-            row[c, O_WIN] = 0
-            if game_mode:
-                for seat in range(MAX_SEATS):
-                    scores[seat] = view[V_SCORES + seat] + record[H_SEAT_POINTS + seat]
-                work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS] = record
-                deck_rng = next_state_nb(stream_state_nb(deck_key, s))
-                error, game_winner = game_winner_nb(work, cont, params, scores, view[V_DEALER], view[V_HAND_NUMBER],
-                                                    deck_rng, arrangements, hand_out, game_record, trace, status)
-                if error:
-                    status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
-                    return error
-                row[c, O_WIN] = 1 if game_winner == me else 0
+                        theirs += record[H_SEAT_POINTS + seat]
+                winner = record[H_WINNER]
+                row[c, O_POINTS] += record[H_SEAT_POINTS + me] - theirs
+                row[c, O_WON] += 1 if winner == me else 0
+                row[c, O_LOST] += 1 if winner >= 0 and winner != me else 0
+                row[c, O_UNDERCUT] += 1 if undercut else 0
+                if game_mode:
+                    for seat in range(MAX_SEATS):
+                        scores[seat] = view[V_SCORES + seat] + record[H_SEAT_POINTS + seat]
+                    work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS] = record
+                    deck_rng = next_state_nb(stream_state_nb(deck_key, index))
+                    error, game_winner = game_winner_nb(work, cont, params, scores, view[V_DEALER],
+                                                        view[V_HAND_NUMBER], deck_rng, arrangements, hand_out,
+                                                        game_record, trace, status)
+                    if error:
+                        status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
+                        return error
+                    row[c, O_WIN] += 1 if game_winner == me else 0
+        if not game_mode:
+            for c in range(n_cand):
+                if active[c] and cand[c, C_KIND] == SHOWDOWN and players == 2:
+                    row[c, :] *= repeats
         weights[s - lo] = weight
     return E_NONE
 
@@ -386,6 +414,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, boolean)),
     float64,
     float64[::1],
+    int64,  # repeats
     int64,
     int64,
     int64[:, :, ::1],
@@ -399,12 +428,12 @@ ADVISE_BATCH_SIGNATURE = int64(
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
     me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
-    guide, lo, hi, out, weights, opponent_hands, status, stop
+    guide, repeats, lo, hi, out, weights, opponent_hands, status, stop
 ):
     """``run_worlds_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
     deadline)."""
-    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, lo, hi,
-                         me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop)
+    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats,
+                         lo, hi, me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop)
 
 
 @njit(cache=True)

@@ -22,6 +22,7 @@ MIX_2 = np.uint64(0x94D049BB133111EB)
 SEAT_STREAMS = 0x5EA7  # run seed -> the seats' private streams (V_RNG), apart from the deck's
 ROLLOUT_SEAT_STREAMS = 0x2545F4914F6CDD1D  # advise world key -> the seats' streams in a rollout
 ROLLOUT_DECKS = 0x1B873593  # advise world key -> the decks of the hands after the rollout's (game mode)
+REPEAT_STOCKS = 0x3C6EF372FE94F82B  # advise world key -> the stock orders of a world's repeats after its first
 HISTORY_REPLAYS = 0x68E31DA4  # advise world key -> the opponent's random draws replayed to weigh the history
 MC_WORLDS = 7  # an index, not a salt: stream 7 of the mc seat's own state keys its sampled worlds
 

@@ -35,6 +35,19 @@ BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the ga
 # effective worlds per second are best at a tenth or a third (0.01 or 0.03 roll out 2-7 times more worlds; a share
 # of 1 loses up to 40% of the effective sample).
 ROULETTE_SHARE = 0.1
+# Repeats of a world weighed by the history: its hidden hands played out with several stock orders (exact: the
+# stock given the hands is uniform, whatever the history). A repeat costs the world's rollouts but no weighing and
+# removes part of the variance within a hand. With B and W an action's variance between hands and within a hand, a
+# the cost of weighing a world drawn, p the share of the worlds drawn that are played and r the cost of one
+# column's rollout, K repeats of n columns give precision per second in proportion to
+# 1 / ((B + W / K) (a + p n r K)), best at K = sqrt((W / B) (a / r) / (p n)). Measured (bench_advise.py --split,
+# 8 situations against expert, 100,000 worlds each): W / B about 1 or more for the action of the largest variance
+# (often 3-10), r / a 0.2-2.4 (median about 1); so K = sqrt(REPEAT_SCALE / (p n)), p from the batches so far and n
+# the columns played out now: counts known before the batch, never timings, so that the same seed gives the same
+# answer. It picks the best K of 1, 2, 4, 8 or one within 10% of it in each of the 8 (K = 1 where a tenth or more
+# of the worlds are played; x1.5-x3.5 precision per second where fewer than 1% are).
+REPEAT_SCALE = 1.0
+MAX_REPEATS = 8  # the gain flattens past 4-8 while its cost grows
 
 
 def batch_bounds(max_samples: int, game_mode: bool):
@@ -52,6 +65,16 @@ def planned_looks(max_samples: int, game_mode: bool) -> int:
     return sum(1 for _ in batch_bounds(max_samples, game_mode))
 
 
+def repeats_for(conditioned: bool, drawn: int, played: int, rollouts: int) -> int:
+    """Repeats per world of the next batch, after ``drawn`` worlds of which ``played`` were played, with
+    ``rollouts`` columns to play out: 1 without a history (no weighing to spare) or before any world is known."""
+    if not conditioned or drawn == 0 or rollouts == 0:
+        return 1
+    if played == 0:  # only weighing so far: a repeat costs next to nothing
+        return MAX_REPEATS
+    return min(MAX_REPEATS, max(1, round(math.sqrt(REPEAT_SCALE * drawn / (played * rollouts)))))
+
+
 METRICS = {"points": R.O_POINTS, "win": R.O_WIN}
 DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_STOCK: "stock", C.PRE_PASS: "pass",
               C.PRE_DECLINE: None}
@@ -60,10 +83,12 @@ DRAW_NAMES = {C.PRE_NONE: None, C.PRE_PILE: "pile", C.PRE_TAKE: "upcard", C.PRE_
 class _Tally:
     """Weighted running sums per column, and per pair of columns over the worlds both were played in.
 
-    World s weighs w_s (1 unless a history weights the worlds). A mean is
-    sum(w x) / sum(w); its variance, sum(w^2 (x - mean)^2) / sum(w)^2 (the
-    usual one with equal weights, and wide when a few worlds carry the weight).
-    Worlds of weight 0 (not played) add nothing, and are not counted as played.
+    World s weighs w_s (1 unless a history weights the worlds); x_s is the
+    mean of its repeats (the same hidden hands played out with several stock
+    orders: one cluster, one observation). A mean is sum(w x) / sum(w); its
+    variance, sum(w^2 (x - mean)^2) / sum(w)^2 (the usual one with equal
+    weights, and wide when a few worlds carry the weight). Worlds of weight 0
+    (not played) add nothing, and are not counted as played.
     """
 
     def __init__(self, columns: int) -> None:
@@ -80,15 +105,17 @@ class _Tally:
         self.pair_sum2 = np.zeros(shape + (columns,))
         self.pair_sq2 = np.zeros(shape + (columns,))
         self.cross2 = np.zeros(shape + (columns,))  # sum of w^2 x_j x_k
-        self.outcomes = np.zeros((columns, 3))
+        self.outcomes = np.zeros((columns, 3))  # weighted shares: I score the hand, an opponent does, nobody
         self.undercuts = np.zeros(columns)
 
-    def add(self, out: np.ndarray, active: np.ndarray, weights: np.ndarray) -> None:
+    def add(self, out: np.ndarray, active: np.ndarray, weights: np.ndarray, repeats: int) -> None:
+        """Worlds whose ``out`` rows sum ``repeats`` playings each."""
         mask = active.astype(np.float64)
         both = np.outer(mask, mask)
         w, w2 = weights[:, None], weights[:, None] ** 2
+        share = out / repeats  # per world: the mean of its repeats
         for m, index in enumerate(METRICS.values()):
-            x = out[:, :, index].astype(np.float64) * mask
+            x = share[:, :, index] * mask
             s, s2, q2 = (w * x).sum(axis=0), (w2 * x).sum(axis=0), (w2 * x * x).sum(axis=0)
             self.sum[m] += s
             self.sum2[m] += s2
@@ -102,9 +129,10 @@ class _Tally:
         self.w2 += (weights**2).sum() * mask
         self.pair_w += weights.sum() * both
         self.pair_w2 += (weights**2).sum() * both
-        for code in range(3):
-            self.outcomes[:, code] += ((out[:, :, R.O_OUTCOME] == code) * w * mask).sum(axis=0)
-        self.undercuts += (out[:, :, R.O_UNDERCUT] * w * mask).sum(axis=0)
+        won, lost = share[:, :, R.O_WON], share[:, :, R.O_LOST]
+        for code, part in enumerate((won, lost, 1 - won - lost)):
+            self.outcomes[:, code] += (part * w * mask).sum(axis=0)
+        self.undercuts += (share[:, :, R.O_UNDERCUT] * w * mask).sum(axis=0)
 
     def mean(self, metric: int, c: int) -> float:
         return self.sum[metric, c] / self.w[c] if self.w[c] > 0 else 0.0
@@ -217,6 +245,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     active = np.ones(n_cols, dtype=np.int64)
     open_actions = set(range(n_actions))
     done, batch, reason = 0, FIRST_BATCH, None
+    played_worlds = 0  # of the ``done`` worlds drawn, those played (weight above 0)
     heaviest = 0.0  # the heaviest world so far (the first batch, at cutoff 0, is weighed exactly)
     sampling_started = time.perf_counter()  # the time budget is for sampling, not for checks or compiling
     deadline = None if max_seconds is None else sampling_started + max_seconds
@@ -228,6 +257,8 @@ def run(request: Request, extra_paths=()) -> Advice:
             weights = np.zeros(size, dtype=np.float64)
             hands = np.zeros(size, dtype=np.int64)
             proposal = guide.weights()
+            rollouts = int(np.count_nonzero(active & ((columns[:, C.C_KIND] != C.SHOWDOWN) | game_mode)))
+            repeats = repeats_for(worlds.conditioned, done, played_worlds, rollouts)
             jobs = []
             for lo, hi in _split(done, done + size, workers):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
@@ -235,17 +266,18 @@ def run(request: Request, extra_paths=()) -> Advice:
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, evidence, ROULETTE_SHARE * heaviest,
-                    proposal, lo, hi, out[rows], weights[rows], hands[rows], status, stop)))
+                    proposal, repeats, lo, hi, out[rows], weights[rows], hands[rows], status, stop)))
             batch_started = time.perf_counter()
             for status, job in jobs:
                 _check(_result(job, deadline, stop), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
             played = weights >= 0  # all but the worlds left at the deadline
-            tally.add(out[played], active, weights[played])
+            tally.add(out[played], active, weights[played], repeats)
             guide.learn(hands[played], weights[played])
             # A roulette survivor weighs the cutoff, below the heaviest: this is the heaviest exact weight seen.
             heaviest = max(heaviest, float(weights.max()))
             done += int(played.sum())
+            played_worlds += int(np.count_nonzero(weights[played]))
             looks -= 1
             batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
@@ -380,8 +412,8 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
         points=tally.estimate(0, c, z),
         win=win,
         undercut=undercut,
-        hand_outcomes={"i_score": float(outcomes[R.WON_HAND]), "opponent_scores": float(outcomes[R.LOST_HAND]),
-                       "nobody": float(outcomes[R.NO_SCORE])},
+        hand_outcomes={"i_score": float(outcomes[0]), "opponent_scores": float(outcomes[1]),
+                       "nobody": float(outcomes[2])},
         vs_best=vs_best,
         status=status,
     )
