@@ -25,8 +25,7 @@ from numba import njit
 from common import machine_load
 
 from oklasim._kernels import layout as L
-from oklasim.agent import Agent
-from oklasim.agent.transcript import transcript
+from oklasim.agent.transcript import recorded_views
 from oklasim.rules import Rules
 from oklasim.strategy import family_module, families, resolve
 
@@ -34,27 +33,9 @@ KINDS = {"draw": L.D_DRAW, "knock": L.D_KNOCK, "discard": L.D_DISCARD}
 CHUNK = 400
 
 
-class Recorder:
-    """Stands in for the seat's strategy: keeps a copy of each view it is asked about."""
-
-    def __init__(self, strategy):
-        self.strategy, self.calls = strategy, []
-
-    def __getattr__(self, name):
-        return getattr(self.strategy, name)
-
-    def decide(self, kind, view, params):
-        self.calls.append((kind, view.copy()))
-        return self.strategy.decide(kind, view, params)
-
-
 def recorded_positions(preset: str, games: int) -> tuple[np.ndarray, np.ndarray]:
-    rules = Rules.preset(preset)
-    agent = Agent(rules, resolve("expert"))
-    recorder = agent.seat.strategy = Recorder(agent.seat.strategy)
-    for message, _ in transcript(rules, ["expert", "expert"], 5, games):
-        agent.handle(message)
-    return np.array([k for k, _ in recorder.calls]), np.array([v for _, v in recorder.calls])
+    calls = recorded_views(Rules.preset(preset), ["expert", "expert"], 5, games)
+    return np.array([k for k, _ in calls]), np.array([v for _, v in calls])
 
 
 def timing_loop(decide):

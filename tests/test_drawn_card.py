@@ -6,39 +6,12 @@ would weigh its worlds wrongly without a sound, so every shipped family's
 declaration is checked on the views its own games show it.
 """
 
-import numpy as np
 import pytest
 
 from oklasim._kernels import layout as L
-from oklasim.agent import Agent
-from oklasim.agent.transcript import transcript
+from oklasim.agent.transcript import recorded_views
 from oklasim.rules import Rules
 from oklasim.strategy import families, resolve
-
-
-class Recorder:
-    """Stands in for the seat's strategy: keeps a copy of each knock and discard view it is asked about."""
-
-    def __init__(self, strategy):
-        self.strategy, self.views = strategy, []
-
-    def __getattr__(self, name):
-        return getattr(self.strategy, name)
-
-    def decide(self, kind, view, params):
-        if kind in (L.D_KNOCK, L.D_DISCARD):
-            self.views.append((kind, view.copy()))
-        return self.strategy.decide(kind, view, params)
-
-
-def knock_and_discard_views(family: str, games: int) -> list[tuple[int, np.ndarray]]:
-    """Seat 0's knock and discard views in ``games`` games of ``family`` against greedy, under ``seeds``."""
-    rules = Rules.preset("seeds")
-    agent = Agent(rules, resolve(family))
-    recorder = agent.seat.strategy = Recorder(agent.seat.strategy)
-    for message, _ in transcript(rules, [family, "greedy"], 3, games):
-        agent.handle(message)
-    return recorder.views
 
 
 def answers_move_with_the_drawn_card(family: str, games: int) -> int:
@@ -46,7 +19,8 @@ def answers_move_with_the_drawn_card(family: str, games: int) -> int:
     strategy = resolve(family)
     params = strategy.vector()
     moved = 0
-    for kind, view in knock_and_discard_views(family, games):
+    views = recorded_views(Rules.preset("seeds"), [family, "greedy"], 3, games)
+    for kind, view in ((k, v) for k, v in views if k in (L.D_KNOCK, L.D_DISCARD)):
         answer = strategy.decide(kind, view.copy(), params)
         hand = int(view[L.V_HAND])
         for other in [L.NO_CARD] + [c for c in range(52) if hand >> c & 1 and c != view[L.V_DRAWN]][:3]:

@@ -16,6 +16,8 @@ from .._kernels import layout as L
 from ..cards import format_card, format_hand
 from ..engine import kernel_rules, resolve_all, run_kernel
 from ..rules import Rules
+from ..strategy import resolve
+from .protocol import Agent
 
 TRACE_ROWS_PER_GAME = 4000
 
@@ -90,3 +92,27 @@ def after_draw(rows: list, index: int) -> dict:
         melds.append(format_hand(meld).split())
     card = None if a == L.BIG_GIN else format_card(a)
     return {"card": card, "knock": True, "melds": melds, "deadwood": b}
+
+
+class _Recorder:
+    """Stands in for the seat's strategy: keeps a copy of each view it is asked about."""
+
+    def __init__(self, strategy):
+        self.strategy, self.calls = strategy, []
+
+    def __getattr__(self, name):
+        return getattr(self.strategy, name)
+
+    def decide(self, kind, view, params):
+        self.calls.append((kind, view.copy()))
+        return self.strategy.decide(kind, view, params)
+
+
+def recorded_views(rules: Rules, strategies: list[str], seed: int, games: int) -> list[tuple[int, object]]:
+    """(decision kind, view) of every decision seat 0 (``strategies[0]``) is asked in ``games`` games, the views
+    exactly as the agent protocol builds them (for timing a strategy's decisions or checking its answers)."""
+    agent = Agent(rules, resolve(strategies[0]))
+    recorder = agent.seat.strategy = _Recorder(agent.seat.strategy)
+    for message, _ in transcript(rules, strategies, seed, games):
+        agent.handle(message)
+    return recorder.calls
