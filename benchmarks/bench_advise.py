@@ -149,7 +149,7 @@ def variance_split(request: dict, count: int) -> dict:
     1 and m repeats (fastest of two each); the precision per second then gains (B + W) t(1) / ((B + W / K) t(K)),
     taken for the action whose variance is the largest (the last to reach a precision), each action represented
     by its best column. Also the rollout cost of a played world per column played out relative to the cost of
-    weighing a world drawn (the ``REPEAT_COST`` of ``oklasim.advise.rollouts``)."""
+    weighing a world drawn (what ``REPEAT_SCALE`` of ``oklasim.advise.rollouts`` was set from)."""
     columns, _, play = kernel_runner(request)
     _, pilot, _ = play(0, PILOT, 0.0, 0)
     cutoff = ROULETTE_SHARE * pilot.max()

@@ -711,7 +711,7 @@ def knock_nb(view, params):
 
 
 # numpy's error model: no zero-division check at every division of the inlined stages (each divisor is guarded
-# or a parameter range above 0). Same decisions (expert_fingerprint.py), 1.03-1.05x the hands per second.
+# or a parameter range above 0). Same decisions (expert_fingerprint.py), 1.01-1.05x the hands per second.
 @njit(DECIDE_SIGNATURE, cache=True, error_model="numpy")
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:

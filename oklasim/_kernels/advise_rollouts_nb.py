@@ -339,8 +339,10 @@ def run_worlds_nb(
                     continue
                 column = cand[c]
                 settled = column[C_KIND] == SHOWDOWN and players == 2  # by the hands alone: no need to play the draw
-                if settled and k > 0 and not game_mode:
-                    continue  # the same points in every repeat: counted once, times the repeats, below
+                # Without a game to play on, a showdown scores the same in every repeat: played once, counted for all.
+                times = repeats if settled and not game_mode else 1
+                if times > 1 and k > 0:
+                    continue
                 if settled:
                     outcome, mine, theirs = column_showdown_nb(template, column, hands[opp])
                     record[:] = 0
@@ -374,10 +376,10 @@ def run_worlds_nb(
                     if seat != me:
                         theirs += record[H_SEAT_POINTS + seat]
                 winner = record[H_WINNER]
-                row[c, O_POINTS] += record[H_SEAT_POINTS + me] - theirs
-                row[c, O_WON] += 1 if winner == me else 0
-                row[c, O_LOST] += 1 if winner >= 0 and winner != me else 0
-                row[c, O_UNDERCUT] += 1 if undercut else 0
+                row[c, O_POINTS] += times * (record[H_SEAT_POINTS + me] - theirs)
+                row[c, O_WON] += times if winner == me else 0
+                row[c, O_LOST] += times if winner >= 0 and winner != me else 0
+                row[c, O_UNDERCUT] += times if undercut else 0
                 if game_mode:
                     for seat in range(MAX_SEATS):
                         scores[seat] = view[V_SCORES + seat] + record[H_SEAT_POINTS + seat]
@@ -390,10 +392,6 @@ def run_worlds_nb(
                         status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                         return error
                     row[c, O_WIN] += 1 if game_winner == me else 0
-        if not game_mode:
-            for c in range(n_cand):
-                if active[c] and cand[c, C_KIND] == SHOWDOWN and players == 2:
-                    row[c, :] *= repeats
         weights[s - lo] = weight
     return E_NONE
 
