@@ -363,6 +363,21 @@ def test_impossible_histories_are_one_line_errors(history, message):
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("scores", ["40,65", "40 65", (40, 65), ["40", "65"]])
+def test_scores_may_be_text_or_numbers_with_or_without_a_history(scores):
+    for given in ({"pile": SITUATION["pile"]}, {"history": HISTORY}):
+        advice = advise(SITUATION["hand"], upcard="9c", scores=scores, **given, **QUICK)
+        assert advice.position.scores == (40, 65)
+
+
+@pytest.mark.parametrize("scores", ["40,x", (40.5, 65), (True, 3), "", 7])
+def test_bad_scores_are_one_line_errors_with_or_without_a_history(scores):
+    for given in ({"pile": SITUATION["pile"]}, {"history": HISTORY}):
+        with pytest.raises(ValueError, match="scores .*whole numbers") as info:
+            advise(SITUATION["hand"], upcard="9c", scores=scores, **given, **QUICK)
+        assert "\n" not in str(info.value)
+
+
 def test_a_given_pile_must_agree_with_the_history():
     with pytest.raises(ValueError, match="pile disagrees with the history"):
         advise(SITUATION["hand"], upcard="9c", history=HISTORY, pile="9c 8d", **QUICK)

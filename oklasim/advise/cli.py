@@ -29,14 +29,6 @@ Flags given on the command line override the file.
 """
 
 
-def _scores(text: str):
-    parts = [p for p in text.replace(",", " ").split() if p]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"--scores {text!r}: write yours then the opponent's, e.g. 40,65") from None
-
-
 def _option(name: str):
     """The click parameter of one request field."""
     meta = FIELDS[name].metadata
@@ -67,8 +59,6 @@ def _advise(request_file, as_json, strategy_paths, **flags) -> None:
     from .rollouts import run
 
     values = load_request(request_file) if request_file else {}
-    if flags["scores"] is not None:
-        flags["scores"] = _scores(flags["scores"])
     values.update({k: v for k, v in flags.items() if v is not None})
     if flags["precision"] == 0:
         values["precision"] = None  # 0 on the command line: stop on separation alone

@@ -107,6 +107,20 @@ def card_list(value, what: str) -> list[int]:
     return cards
 
 
+def score_list(value) -> tuple[int, ...] | None:
+    """Game scores from text ("40,65" or "40 65") or a list of whole numbers, yours first; ``ValueError`` if not."""
+    if value is None:
+        return None
+    parts = value.replace(",", " ").split() if isinstance(value, str) else value
+    try:
+        scores = tuple(int(p) if isinstance(p, str) else p for p in parts)
+    except (TypeError, ValueError):
+        scores = ()
+    if not scores or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in scores):
+        raise ValueError(f"scores {value!r}: whole numbers, yours then the opponent's, e.g. 40,65")
+    return tuple(int(s) for s in scores)
+
+
 def one_card(value, what: str) -> int | None:
     cards = card_list(value, what)
     if len(cards) > 1:
@@ -287,7 +301,7 @@ def read_position(
                              f"than {size}")
     score_pair = None
     if scores is not None:
-        score_pair = tuple(int(s) for s in scores)
+        score_pair = score_list(scores)
         if len(score_pair) != n or min(score_pair) < 0:
             whose = "yours, the opponent's" if n == 2 else "yours, then the opponents' from your left"
             raise ValueError(f"scores: {n} non-negative numbers ({whose}), got {list(scores)!r}")

@@ -24,7 +24,7 @@ from .._kernels import layout as L
 from ..cards import N_CARDS, mask_of
 from ..strategy import Strategy
 from .history import parse_history, replay
-from .position import Position, card_list, one_card, read_position, rules_of, view_of
+from .position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
 from .request import Request
 
 PRIORS = ("played", "uniform")
@@ -90,7 +90,7 @@ def worlds_for(request: Request) -> Worlds:
     if upcard is None:
         raise ValueError("with a history, give the upcard: it starts the pile")
     hand = mask_of(card_list(r.hand, "hand"))
-    replayed = replay(parse_history(r.history), upcard, rules, r.scores, hand)
+    replayed = replay(parse_history(r.history), upcard, rules, score_list(r.scores), hand)
     derived = {"pile": mask_of(replayed.pile), "opponent_took": replayed.opponent_took, "took": replayed.took,
                "dealer": replayed.dealer}
     given = {"pile": mask_of(card_list(r.pile, "pile")) if r.pile not in ((), None, "") else None,
