@@ -267,6 +267,10 @@ def test_cli_human_json_and_errors():
     bad = cli(SITUATION["hand"], "--upcard", "9c", "--pile", "9c Ks")
     assert bad.exit_code == 1 and bad.output == "Error: Ks cannot be both in your hand and on the pile\n"
     assert cli("--upcard", "9c").output == "Error: give your hand (HAND, or hand in --file)\n"
+    scored = cli(*args, "--scores", "40 65", "--json")
+    assert scored.exit_code == 0 and json.loads(scored.output)["position"]["scores"] == [40, 65]
+    bad_scores = cli(*args, "--scores", "40,6x")
+    assert bad_scores.exit_code == 1 and bad_scores.output.startswith("Error: scores '40,6x': whole numbers")
 
 
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
