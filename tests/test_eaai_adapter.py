@@ -76,15 +76,15 @@ def test_simple_in_the_eaai_referee_wins_as_in_our_engine(build):
     seed = random.randrange(10**9, 2 * 10**9)
     process = java(build, JAVA_GAMES, "simple", seed)
     out, err = process.communicate(timeout=600)
-    assert process.returncode == 0, err
+    assert process.returncode == 0, f"seed {seed}: {err}"
     result = json.loads(out)
-    assert result["games"] == JAVA_GAMES and result["forfeits"] == 0
+    assert result["games"] == JAVA_GAMES and result["forfeits"] == 0, f"seed {seed}: {result}"
     assert agents_with_seed(seed) == []  # the agent ended with the Java side
     theirs = proportion(result["wins"], JAVA_GAMES)
     ours = match("simple", "eaai:original", rules=Rules.preset("eaai"), games=ENGINE_GAMES, seed=13).a.games_won
     spread = math.sqrt(theirs.mean * (1 - theirs.mean) / JAVA_GAMES + ours.mean * (1 - ours.mean) / ours.n)
     assert abs(theirs.mean - ours.mean) <= 3.29 * spread, (
-        f"EAAI referee {theirs.mean:.3f} [{theirs.low:.3f}, {theirs.high:.3f}] vs oklasim engine "
+        f"seed {seed}: EAAI referee {theirs.mean:.3f} [{theirs.low:.3f}, {theirs.high:.3f}] vs oklasim engine "
         f"{ours.mean:.3f} [{ours.low:.3f}, {ours.high:.3f}]"
     )
 
