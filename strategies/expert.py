@@ -237,16 +237,29 @@ def opponent_model_nb(view, params):
 
 
 @njit(cache=True, inline="always")
+def flag_nb(count):
+    """1.0 when ``count`` (an int >= 0) is above 0, else 0.0, with no branch.
+
+    The decisions' hot loops weigh cards whose tiers, and outs whose gin,
+    follow no pattern a branch predictor could learn; LLVM makes a branch of
+    every choice between two floats on x86 (``x if c else 0.0``, even
+    ``float(c)``) but leaves a float minimum as one instruction. A weight
+    times a flag is the weight or 0 to the last bit.
+    """
+    return min(np.float64(count), 1.0)
+
+
+@njit(cache=True, inline="always")
 def held_chance_nb(card_bit, model):
     """Chance that a card is in an opponent's hand: 1 when known there, 0 when seen elsewhere.
 
-    Selections rather than branches: the tiers of the cards tried follow no
-    pattern a branch predictor could learn.
+    The tiers are disjoint (hot and cold cards are unseen, never known): one
+    term at most is not 0, so the sum is that tier's chance to the last bit.
     """
-    tier = model[M_HELD_COLD] if model[M_COLD] & card_bit else model[M_HELD_PLAIN]
-    tier = model[M_HELD_HOT] if model[M_HOT] & card_bit else tier
-    unseen = tier if model[M_UNSEEN] & card_bit else 0.0
-    return 1.0 if model[M_KNOWN] & card_bit else unseen
+    hot, cold = flag_nb(model[M_HOT] & card_bit), flag_nb(model[M_COLD] & card_bit)
+    plain = flag_nb(model[M_UNSEEN] & card_bit) - hot - cold
+    return (hot * model[M_HELD_HOT] + cold * model[M_HELD_COLD] + plain * model[M_HELD_PLAIN]
+            + flag_nb(model[M_KNOWN] & card_bit))
 
 
 @njit(cache=True, inline="always")
@@ -268,7 +281,7 @@ def saving_after_nb(after, dw, now, card, model, table):
     if after >= dw:
         return 0.0, 0.0
     chance = table[0][card]
-    return chance * (now - cost_nb(after, model)), chance if after == 0 else 0.0
+    return chance * (now - cost_nb(after, model)), chance * (1.0 - flag_nb(after))
 
 
 @njit(cache=True, inline="always")
@@ -400,7 +413,7 @@ def out_bound_nb(dw, floor, now, card, model, table):
     after = max(floor - table[1][card], 0)
     if after >= dw:
         return 0.0
-    gin = model[M_GIN_WEIGHT] if after == 0 else 0.0
+    gin = model[M_GIN_WEIGHT] * (1.0 - flag_nb(after))
     return table[0][card] * (model[M_LOOKAHEAD] * (now - cost_nb(after, model)) + gin)
 
 
@@ -465,10 +478,12 @@ def hand_value_nb(hand, dw, model, table, give_up=np.inf, bound=0.0, gains=None,
 
 @njit(cache=True, inline="always")
 def rank_partner_nb(suit, rank, model):
-    """Chance that the card of ``rank`` in ``suit`` is in the opponent's hand (0 off the ends of the suit)."""
-    if rank < 0 or rank >= N_RANKS:
-        return 0.0
-    return held_chance_nb(BIT << (suit * N_RANKS + rank), model)
+    """Chance that the card of ``rank`` in ``suit`` is in the opponent's hand (0 off the ends of the suit).
+
+    Off the ends, no card (no bit) rather than a branch (``flag_nb``).
+    """
+    inside = np.int64(0 <= rank < N_RANKS)
+    return held_chance_nb((BIT << (suit * N_RANKS + min(max(rank, 0), N_RANKS - 1))) * inside, model)
 
 
 @njit(cache=True, inline="always")
@@ -530,16 +545,21 @@ def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
 @njit(cache=True, inline="always")
 def lowest_floor_nb(cards, floors):
     """(card, floor, next floor): the lowest floor among ``cards`` (a non-empty mask), ties: the lowest card;
-    the lowest floor of the others (infinity when none)."""
+    the lowest floor of the others (infinity when none).
+
+    Minima and an integer choice, no branch: which floor is lower follows no
+    pattern (``flag_nb``). A lower floor passes the old lowest on as
+    the next one, as the larger of the two.
+    """
     best_card, best, runner_up = NO_CARD, np.inf, np.inf
     while cards:
         bit = cards & -cards
         cards ^= bit
         card = count_cards_nb(bit - 1)
-        if floors[card] < best or best_card == NO_CARD:
-            best_card, best, runner_up = card, floors[card], best
-        else:
-            runner_up = min(runner_up, floors[card])
+        floor = floors[card]
+        best_card = card if (floor < best) | (best_card == NO_CARD) else best_card
+        runner_up = min(runner_up, max(best, floor))
+        best = min(best, floor)
     return best_card, best, runner_up
 
 

@@ -90,6 +90,40 @@ def test_the_model_holds_exactly_the_unknown_cards(hot, cold):
             assert chances[cold_cards].max() <= chances[plain].min()
 
 
+def test_a_held_chance_is_its_tier_chance_to_the_last_bit():
+    """The branch-free sum of flagged tiers gives exactly the tier's chance: 1 known, 0 seen, hot, cold or plain."""
+    tiers_seen = set()
+    for view in random_positions(100, seed=15):
+        model = MODULE.opponent_model_nb(view, DEFAULTS)
+        for card, chance in enumerate(held_chances(model)):
+            bit = 1 << card
+            if model[MODULE.M_KNOWN] & bit:
+                tier = MODULE.M_KNOWN
+                assert chance == 1.0
+            elif not model[MODULE.M_UNSEEN] & bit:
+                tier = MODULE.M_UNSEEN
+                assert chance == 0.0
+            else:
+                tier = next((t for t in (MODULE.M_HOT, MODULE.M_COLD) if model[t] & bit), None)
+                held = {MODULE.M_HOT: MODULE.M_HELD_HOT, MODULE.M_COLD: MODULE.M_HELD_COLD}.get(tier, MODULE.M_HELD_PLAIN)
+                assert chance == model[held]
+            tiers_seen.add(tier)
+    assert len(tiers_seen) == 5
+
+
+def test_the_lowest_floor_and_the_next_one():
+    """Ties go to the lowest card; the next floor is the lowest of the others (a tie with the lowest included)."""
+    rng = np.random.default_rng(16)
+    for _ in range(300):
+        cards = rng.choice(52, size=rng.integers(1, 12), replace=False)
+        floors = np.full(52, np.nan)
+        floors[cards] = rng.integers(0, 6, size=len(cards)) * 0.5  # few values: many ties
+        mask = sum(1 << int(c) for c in cards)
+        ordered = sorted((floors[c], c) for c in cards)
+        runner_up = ordered[1][0] if len(ordered) > 1 else np.inf
+        assert MODULE.lowest_floor_nb(np.int64(mask), floors) == (ordered[0][1], ordered[0][0], runner_up)
+
+
 def test_the_tiers_follow_what_the_opponent_took_and_threw():
     view = view_of(parse_hand("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d"), pile=[parse_card("9d")], taken=parse_hand("6c"))
     view[L.V_DISCARDED + 1] = parse_hand("9d")
