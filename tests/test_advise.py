@@ -382,6 +382,12 @@ def test_bad_scores_are_one_line_errors_with_or_without_a_history(scores):
         assert "\n" not in str(info.value)
 
 
+def test_scores_of_the_wrong_count_name_the_numbers_read():
+    for given in ({"pile": SITUATION["pile"]}, {"history": HISTORY}):
+        with pytest.raises(ValueError, match=r"scores: 2 non-negative numbers .*got \[40\]$"):
+            advise(SITUATION["hand"], upcard="9c", scores="40", **given, **QUICK)
+
+
 def test_a_given_pile_must_agree_with_the_history():
     with pytest.raises(ValueError, match="pile disagrees with the history"):
         advise(SITUATION["hand"], upcard="9c", history=HISTORY, pile="9c 8d", **QUICK)

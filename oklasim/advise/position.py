@@ -304,7 +304,7 @@ def read_position(
         score_pair = score_list(scores)
         if len(score_pair) != n or min(score_pair) < 0:
             whose = "yours, the opponent's" if n == 2 else "yours, then the opponents' from your left"
-            raise ValueError(f"scores: {n} non-negative numbers ({whose}), got {list(scores)!r}")
+            raise ValueError(f"scores: {n} non-negative numbers ({whose}), got {list(score_pair)!r}")
         if rules.single_hand:
             raise ValueError("scores need a game, but these rules play a single hand")
         if max(score_pair) >= rules.target_score:

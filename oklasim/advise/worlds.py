@@ -90,7 +90,8 @@ def worlds_for(request: Request) -> Worlds:
     if upcard is None:
         raise ValueError("with a history, give the upcard: it starts the pile")
     hand = mask_of(card_list(r.hand, "hand"))
-    replayed = replay(parse_history(r.history), upcard, rules, score_list(r.scores), hand)
+    scores = score_list(r.scores)
+    replayed = replay(parse_history(r.history), upcard, rules, scores, hand)
     derived = {"pile": mask_of(replayed.pile), "opponent_took": replayed.opponent_took, "took": replayed.took,
                "dealer": replayed.dealer}
     given = {"pile": mask_of(card_list(r.pile, "pile")) if r.pile not in ((), None, "") else None,
@@ -101,7 +102,7 @@ def worlds_for(request: Request) -> Worlds:
             raise ValueError(f"{name} disagrees with the history; leave it out, the history says it")
     took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
     position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
-                             r.scores, rules, replayed.passed, replayed.dealer)
+                             scores, rules, replayed.passed, replayed.dealer)
     view = view_of(position, replayed)
     first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
     evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
