@@ -70,7 +70,7 @@ def predict(worlds, opponent, columns, c, samples, key):
                                  ROULETTE_SHARE * weights[:lo].max(initial=0.0), guide.weights(), 1, lo, hi, out[lo:hi],
                                  weights[lo:hi], hands[lo:hi], status, np.zeros(1, dtype=np.int64))
         assert code == 0, code
-        guide.learn(hands[lo:hi], weights[lo:hi])
+        guide.learn(hands[lo:hi], weights[lo:hi], hi - lo)
     total = weights.sum()
     points = float((weights * out[:, c, R.O_POINTS]).sum() / total)
     undercut = float((weights * out[:, c, R.O_UNDERCUT]).sum() / total)

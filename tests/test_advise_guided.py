@@ -92,3 +92,21 @@ def test_same_seed_same_answer_whatever_the_workers_with_the_guide(monkeypatch):
         d.pop("seconds"), d.pop("setup_seconds"), d.pop("workers")
     assert runs[0] == runs[1] == runs[2]
     assert any(used) and not all(used)  # drawn from the prior first, then by the guide
+
+
+def test_a_guide_learnt_from_the_worlds_that_count_is_the_one_learnt_from_every_world():
+    """The advisor hands the guide only the worlds weighing more than 0, with the count drawn: the guide switches
+    on at the same batch and draws by the same weights as one given every world, weight 0 included."""
+    worlds = worlds_for(Request(**POSITION, opponent="greedy"))
+    every, counted = worlds_module.Guide(worlds), worlds_module.Guide(worlds)
+    rng = np.random.default_rng(5)
+    switched = []
+    for size in (8, 32, 128, 512, 2048):
+        hands = rng.integers(0, 1 << 52, size=size, dtype=np.int64)  # any cards will do: only their bits count
+        weights = np.where(rng.random(size) < 0.005, rng.random(size), 0.0)  # few explain the history
+        every.learn(hands, weights, size)
+        counted.learn(hands[weights > 0], weights[weights > 0], size)
+        assert every.on == counted.on
+        switched.append(counted.on)
+        np.testing.assert_allclose(every.weights(), counted.weights(), rtol=1e-12)
+    assert switched[0] is False and switched[-1] is True

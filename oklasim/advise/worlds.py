@@ -149,12 +149,13 @@ class Guide:
         self.weight = self.weight2 = 0.0
         self.on = False
 
-    def learn(self, hands: np.ndarray, weights: np.ndarray) -> None:
-        """Count the opponent's ``hands`` of a batch and their ``weights`` (nothing where no guide can be used)."""
+    def learn(self, hands: np.ndarray, weights: np.ndarray, drawn: int) -> None:
+        """Count the opponent's ``hands`` of a batch and their ``weights``, of the ``drawn`` worlds of the batch (the
+        others weigh 0); nothing where no guide can be used."""
         if not self.used:
             return
         self.held += weights @ ((hands[:, None] >> self.unseen[None, :]) & 1)
-        self.worlds += len(weights)
+        self.worlds += drawn
         self.weight += float(weights.sum())
         self.weight2 += float((weights**2).sum())
         effective = self.weight**2 / self.weight2 if self.weight2 > 0 else 0.0
