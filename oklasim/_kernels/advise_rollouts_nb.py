@@ -29,7 +29,7 @@ from .advise_columns_nb import (
     SHOWDOWN,
 )
 from .advise_guided_nb import GUIDED_SHARE, guided_world_nb
-from .advise_history_nb import N_TURN_FIELDS, history_weight_nb
+from .advise_history_nb import N_TURN_FIELDS, history_weight_nb, weight_scratch_nb
 from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, template_nb
 from .cards_nb import N_CARDS
 from .engine_nb import (
@@ -300,6 +300,7 @@ def run_worlds_nb(
     history_key = key ^ HISTORY_REPLAYS
     repeat_key = key ^ REPEAT_STOCKS
     turns, snapshots, slip, drawn_blind = evidence
+    weighing = weight_scratch_nb(snapshots)
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
     weights[:] = -1.0
@@ -321,7 +322,7 @@ def run_worlds_nb(
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
             like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                        stream_state_nb(history_key, s), cutoff / ratio, drawn_blind)
+                                        stream_state_nb(history_key, s), cutoff / ratio, drawn_blind, weighing)
             weight = ratio * like
         if weight == 0.0:
             weights[s - lo] = weight
