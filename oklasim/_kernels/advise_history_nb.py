@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, float64, int64, njit, uint64
 
+from .arrays_nb import copy_into_nb
 from .cards_nb import N_CARDS, count_cards_nb
 from .engine_nb import knock_discards_nb
 from .kit_nb import BIT
@@ -79,7 +80,7 @@ SNAP_AFTER = 1  # the view after its draw, at its knock and discard decisions
 @njit(cache=True)
 def agrees_nb(fn, kind, snapshot, hand, drawn, forbidden, params, answer, slip, scratch):
     """1 - slip if ``fn`` answers ``answer`` at ``kind`` holding ``hand``, else slip."""
-    scratch[:] = snapshot
+    copy_into_nb(scratch, snapshot)
     scratch[V_HAND] = hand
     if drawn >= 0:
         scratch[V_DRAWN] = drawn
@@ -95,7 +96,7 @@ def declines_knock_nb(fn, snapshot, hand, drawn, forbidden, params, slip, scratc
     big_gin = snapshot[V_RULES + R_BIG_GIN] != 0 and deadwood_nb(hand) == 0
     if options == 0 and not big_gin:
         return 1.0
-    scratch[:] = snapshot
+    copy_into_nb(scratch, snapshot)
     scratch[V_HAND] = hand
     scratch[V_DRAWN] = drawn
     scratch[V_FORBIDDEN] = forbidden

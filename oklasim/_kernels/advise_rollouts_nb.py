@@ -31,6 +31,7 @@ from .advise_columns_nb import (
 from .advise_guided_nb import GUIDED_SHARE, guided_world_nb
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb, weight_scratch_nb
 from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, template_nb
+from .arrays_nb import copy_into_nb, copy_rows_nb
 from .cards_nb import N_CARDS
 from .engine_nb import (
     ST_ERROR,
@@ -330,7 +331,7 @@ def run_worlds_nb(
         for k in range(repeats):
             # Repeat k of world s: the same hidden hands, its own stock order and seat streams (k = 0: as drawn).
             index = s + k * REPEAT_STRIDE
-            order[:n_stock] = stock[:n_stock]
+            copy_into_nb(order[:n_stock], stock[:n_stock])
             if k > 0:  # the stock given the hands is uniform over the rest, whatever the history
                 shuffle_deck_nb(stream_state_nb(repeat_key, index), order[:n_stock])
             for c in range(n_cand):
@@ -353,16 +354,16 @@ def run_worlds_nb(
                     record[H_KNOCKER] = me
                     undercut = outcome == OUT_UNDERCUT
                     if game_mode:
-                        work[:, :] = template
+                        copy_rows_nb(work, template)
                         seed_views_nb(work, view_key, index)
                 else:
-                    work[:, :] = template
+                    copy_rows_nb(work, template)
                     for seat in range(players):
                         if seat != me:
                             work[HIDDEN, S_HANDS + seat] = hands[seat]
                             work[seat, V_HAND] = hands[seat]
                     stock_pos = work[HIDDEN, S_STOCK_POS]
-                    work[HIDDEN, S_DECK + stock_pos : S_DECK + stock_pos + n_stock] = order[:n_stock]
+                    copy_into_nb(work[HIDDEN, S_DECK + stock_pos : S_DECK + stock_pos + n_stock], order[:n_stock])
                     seed_views_nb(work, view_key, index)
                     error = rollout_nb(
                         work, me, column, taken0, cont, forced, params, forced_params, arrangements, trace, status
@@ -370,7 +371,7 @@ def run_worlds_nb(
                     if error:
                         status[ST_ERROR : ST_ERROR + ERROR_FIELDS] = work[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
                         return error
-                    record[:] = work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
+                    copy_into_nb(record, work[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS])
                     undercut = column[C_KIND] == SHOWDOWN and record[H_OUTCOME] == OUT_UNDERCUT
                 theirs = 0
                 for seat in range(players):
