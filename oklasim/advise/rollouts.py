@@ -272,14 +272,15 @@ def run(request: Request, extra_paths=()) -> Advice:
                 _check(_result(job, deadline, stop), status, seats, seed)
             batch_seconds = time.perf_counter() - batch_started
             played = weights >= 0  # all but the worlds left at the deadline
+            finished = int(played.sum())
             # Worlds of weight 0 (most, when few explain the history) add nothing to the sums: tallying them cost
             # a fifth of the time at 2 workers while the workers wait.
             counted = weights > 0
             tally.add(out[counted], active, weights[counted], repeats)
-            guide.learn(hands[counted], weights[counted], int(played.sum()))
+            guide.learn(hands[counted], weights[counted], finished)
             # A roulette survivor weighs the cutoff, below the heaviest: this is the heaviest exact weight seen.
             heaviest = max(heaviest, float(weights.max()))
-            done += int(played.sum())
+            done += finished
             played_worlds += int(np.count_nonzero(weights[played]))
             looks -= 1
             batch = min(batch * GROWTH, BATCH_CAP[game_mode])
