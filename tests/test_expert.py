@@ -301,6 +301,49 @@ def test_the_bounds_hold_for_every_out():
     assert outs_seen > 500
 
 
+def isolated_high_pile_tops(n, seed):
+    """(view, hand, top): ``random_positions`` with, on the pile, a card of no rank of the hand and of no rank within
+    two of the hand's in its suit, worth at least every card of the hand (when the deal has one)."""
+    for k, view, hand in meld_dense_or_random_hands(n, seed):
+        near = int(MODULE.neighbours_nb(hand)) | hand | int(view[L.V_TAKEN + 1])
+        high = MODULE.highest_value_nb(hand)
+        tops = [c for c in range(52) if not near >> c & 1 and min(c % 13 + 1, 10) >= high]
+        if tops:
+            top = tops[k % len(tops)]
+            view[L.V_PILE + view[L.V_PILE_SIZE] - 1] = top
+            view[L.V_PILE_MASK] |= 1 << top
+            yield view, hand, top
+
+
+@pytest.mark.parametrize(
+    "changes, searched", [({}, False), ({"lookahead": 8, "gin_weight": 60}, True), ({"lookahead_horizon": 1}, False)]
+)
+def test_a_pile_card_never_taken_cannot_beat_a_stock_draw(changes, searched):
+    """Where ``never_taken_nb`` skips the search, every hand kept after taking the card is worth at least the
+    hand expected after a stock draw (what ``take_nb`` compares), valued by brute force. With a look-ahead of 8
+    the chance of an out is too large in some positions: those are searched."""
+    params = strategy.resolve("expert", changes).vector()
+    fired = passed = 0
+    for view, hand, top in isolated_high_pile_tops(60, seed=12):
+        model = MODULE.opponent_model_nb(view, params)
+        dw = reference.deadwood(hand)
+        assert MODULE.deadwood_after_discard_fast_nb(hand | 1 << top) == dw
+        if not MODULE.never_taken_nb(hand, top, model):
+            passed += 1
+            continue
+        fired += 1
+        saving, gin = reference_saving(hand, model)
+        cost = dw + model[MODULE.M_STEEPNESS] * min(dw, model[MODULE.M_STEEP_ZONE])
+        after_draw = cost - (model[MODULE.M_LOOKAHEAD] + 1) * saving - params[MODULE.GIN_WEIGHT] * gin
+        for card in (c for c in range(52) if hand >> c & 1):
+            kept = hand & ~(1 << card) | 1 << top
+            worth = MODULE.hand_value_nb(kept, reference.deadwood(kept), model, out_table(kept, model))
+            worth += params[MODULE.DANGER_WEIGHT] * MODULE.meld_chance_nb(card, model)
+            assert worth >= after_draw - 1e-9, (hand, top, card)
+        assert MODULE.take_nb(view, params) == 0
+    assert fired > 10 and (passed > 0) == searched
+
+
 def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
     checked = 0
     for view in random_positions(300, seed=4):
