@@ -693,13 +693,15 @@ def never_taken_nb(hand, top, model):
     So when ``top`` is isolated (no card of ``hand`` of its rank, none of
     its suit within two ranks), worth at least every card of ``hand``, the
     look-ahead times the chance of drawing an out of ``hand`` is at most 1,
-    and ``hand`` has deadwood: replacing any card ``c`` by ``top`` raises
-    the deadwood by some ``D >= 0`` and leaves no out of the kept hand that
-    is not an out of ``hand``, none nearer gin, so the kept hand's
-    look-ahead saving is at most ``hand``'s plus ``D`` times that chance,
-    its gin chance at most ``hand``'s: its worth is at least the worth of
-    ``hand`` and so above that of a stock draw. (About a fifth of the
-    draws, in recorded expert games.)
+    and ``hand`` has deadwood. Replacing any card ``c`` by ``top`` raises
+    the cost of the deadwood by some ``D >= 0``; every out of the kept hand
+    is an out of ``hand`` and leaves at least the deadwood it leaves
+    ``hand``. So the kept hand's look-ahead saving is at most ``hand``'s
+    plus ``D`` times that chance, its gin chance at most ``hand``'s, and
+    its worth (a danger adds to it) at least ``hand``'s value: what a stock
+    draw is worth plus one draw's saving, never below it. The test checks
+    it by brute force. (About a fifth of the draws, in recorded expert
+    games.)
     """
     if neighbours_nb(hand) >> top & 1 or card_value_nb(top) < highest_value_nb(hand) or model[M_STOCK] <= 0:
         return False
