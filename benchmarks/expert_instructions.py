@@ -63,14 +63,14 @@ def play(pairing: str, preset: str, hands: int, counted: bool) -> None:
         callgrind_switch("off")
 
 
-def instructions(pairing: str, preset: str, hands: int, environment: dict[str, str]) -> int:
+def instructions(pairing: str, preset: str, hands: int) -> int:
     """Instructions counted for ``hands`` hands of ``pairing`` (comma-separated strategies)."""
     play(pairing, preset, 1, counted=False)  # compiles, outside valgrind, what the counted run will load
     with tempfile.TemporaryDirectory() as folder:
         output = os.path.join(folder, "callgrind.out")
         command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={output}",
                    sys.executable, __file__, CHILD, pairing, preset, str(hands)]
-        run = subprocess.run(command, env=environment, capture_output=True, text=True)
+        run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit(f"expert_instructions: valgrind failed ({run.returncode}):\n{run.stderr[-2000:]}")
         with open(output) as file:
@@ -94,8 +94,8 @@ def main() -> None:
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"expert_instructions: {tool} not found; install valgrind")
-    environment = {**os.environ, **pinned_cpu_environment()}
-    os.environ.update(environment)  # the warm-up outside valgrind compiles under the same cache key
+    # Pinned before numba is imported: the warm-up here and the run under valgrind (which inherits it) share a key.
+    os.environ.update(pinned_cpu_environment())
     from oklasim.engine import resolve_all
     from oklasim.rules import Rules
 
@@ -107,7 +107,7 @@ def main() -> None:
     print(f"expert_instructions: {args.hands} hands under {args.preset}, {machine_load()}")
     counts = {}
     for family in families:
-        counts[family] = instructions(f"{family},{family}", args.preset, args.hands, environment) / args.hands
+        counts[family] = instructions(f"{family},{family}", args.preset, args.hands) / args.hands
         print(f"{family} vs {family}: {counts[family]:,.0f} instructions/hand")
     if args.also:
         print(f"expert / {args.also}: {counts['expert'] / counts[args.also]:.3f}")
