@@ -11,7 +11,9 @@ the opponent's play), both seats playing on as the opponent's strategy,
 stopping when the best action is ahead with confidence or the open actions
 are within +-0.5 points (every action still open then has a 95% interval
 of +-0.5 or better), on all
-cores and on one, ``--repeats`` seeds each, and prints medians; then the
+cores and on one, ``--repeats`` seeds each, and prints medians, with the
+time to +-0.5 projected where a budget stopped the advisor first (its
+widest open interval shrinking as 1/sqrt(time)); then the
 throughput on a fixed workload, on one core and on all. Then the
 ``mc`` strategy: hands per second on one core and its result against
 greedy and against simple, paired over the same deals (each deal played
@@ -73,6 +75,22 @@ def without_history(request: dict) -> dict:
 
 def run_advice(request: dict, workers: int, seeds: range) -> list:
     return [advise(**request, seed=s, workers=workers) for s in seeds]
+
+
+PRECISION = 0.5  # points: the half-width every open action's 95% interval must reach
+
+
+def widest_open(advice) -> float:
+    """The widest 95% half-width among the actions still open (inf: one has no interval yet)."""
+    return max(c.points.half_width for c in advice.candidates if c.status != "beaten")
+
+
+def projected_seconds(advice) -> float:
+    """Seconds to +-PRECISION: as taken when the precision or the separation stopped the advisor, else projected from
+    where a budget stopped it, a half-width shrinking as 1 / sqrt(time) (inf: an action had no interval yet)."""
+    if advice.stop_reason not in ("samples", "time"):
+        return advice.seconds
+    return advice.seconds * (widest_open(advice) / PRECISION) ** 2
 
 
 PILOT = 2048  # about the worlds advise has weighed when its batches reach full size
@@ -211,7 +229,7 @@ def main() -> None:
     cores = os.cpu_count() or 1
     print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
 
-    situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": 0.5}
+    situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": PRECISION}
                   for s in typical_situations(args.situations, args.seed, args.opponent)]
     if args.without_history:
         situations = [without_history(s) for s in situations]
@@ -238,26 +256,29 @@ def main() -> None:
                   + ", ".join(f"{kind} {b:.1f} / {w:.1f}" for kind, b, w in split["actions"]))
     seeds = range(args.repeats)
     print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
-          f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11}  recommendation")
-    medians_all, medians_one, best_hw, open_hw, stops, to_precision = [], [], [], [], [], []
+          f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11} {'s to +-0.5':>10}  "
+          "recommendation")
+    medians_all, medians_one, best_hw, open_hw, stops, to_precision, projected = [], [], [], [], [], [], []
     for request in situations:
         many = run_advice(request, cores, seeds)
         one = run_advice(request, 1, seeds)
         t_all = statistics.median(a.seconds for a in many)
         t_one = statistics.median(a.seconds for a in one)
         first = many[0]
-        open_ = [c.points.half_width for c in first.candidates if c.status != "beaten"]
         medians_all.append(t_all)
         medians_one.append(t_one)
         best_hw.append(first.recommendation.points.half_width)
-        open_hw.append(max(open_))
+        open_hw.append(widest_open(first))
+        projected.append(statistics.median(projected_seconds(a) for a in many))
         stops += [a.stop_reason for a in many]
         # Stopped by a budget: +-0.5 not reached (never sooner than any time that reached it).
-        to_precision.append(t_all if all(a.stop_reason not in ("samples", "time") for a in many) else math.inf)
+        reached_it = all(a.stop_reason not in ("samples", "time") for a in many)
+        to_precision.append(t_all if reached_it else math.inf)
         print(f"{request['stock']:>5} {request['hand']:<34} {t_all:>13.3f} {t_one:>10.3f} "
               f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} "
               f"{first.samples / first.seconds:>8,.0f} {first.ess / first.seconds:>6,.0f} {first.stop_reason:>10} "
-              f"{best_hw[-1]:>8.2f} {open_hw[-1]:>11.2f}  {first.recommendation.label}")
+              f"{best_hw[-1]:>8.2f} {open_hw[-1]:>11.2f} {projected[-1]:>9.2f}{'' if reached_it else '*'}  "
+              f"{first.recommendation.label}")
     print(f"\nmedian over situations: {statistics.median(medians_all):.3f} s on {cores} cores, "
           f"{statistics.median(medians_one):.3f} s on 1 core "
           f"(slowest: {max(medians_all):.3f} s / {max(medians_one):.3f} s)")
@@ -268,6 +289,8 @@ def main() -> None:
     median = statistics.median(to_precision)
     print(f"+-0.5 reached in {len(reached)} of {len(to_precision)} situations; median time to it on {cores} cores: "
           + (f"{median:.3f} s" if median < math.inf else "not reached (a budget stopped half or more)"))
+    print(f"median time to +-{PRECISION} on {cores} cores, * projected where a budget stopped the advisor (a half-width "
+          f"shrinking as 1/sqrt(time)): {statistics.median(projected):.2f} s")
 
     # Throughput on a fixed workload: every candidate sampled to the end.
     fixed = {"max_samples": args.throughput, "precision": None, "max_seconds": None, "race": False}
