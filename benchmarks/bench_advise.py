@@ -289,8 +289,8 @@ def main() -> None:
     median = statistics.median(to_precision)
     print(f"+-0.5 reached in {len(reached)} of {len(to_precision)} situations; median time to it on {cores} cores: "
           + (f"{median:.3f} s" if median < math.inf else "not reached (a budget stopped half or more)"))
-    print(f"median time to +-{PRECISION} on {cores} cores, * projected where a budget stopped the advisor (a half-width "
-          f"shrinking as 1/sqrt(time)): {statistics.median(projected):.2f} s")
+    print(f"median time to +-{PRECISION} on {cores} cores, * projected where a budget stopped the advisor "
+          f"(a half-width shrinking as 1/sqrt(time)): {statistics.median(projected):.2f} s")
 
     # Throughput on a fixed workload: every candidate sampled to the end.
     fixed = {"max_samples": args.throughput, "precision": None, "max_seconds": None, "race": False}
