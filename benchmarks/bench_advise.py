@@ -85,10 +85,15 @@ def widest_open(advice) -> float:
     return max(c.points.half_width for c in advice.candidates if c.status != "beaten")
 
 
+def stopped_by_budget(advice) -> bool:
+    """The sample or time budget stopped the advisor before +-PRECISION (never sooner than a run that reached it)."""
+    return advice.stop_reason in ("samples", "time")
+
+
 def projected_seconds(advice) -> float:
     """Seconds to +-PRECISION: as taken when the precision or the separation stopped the advisor, else projected from
     where a budget stopped it, a half-width shrinking as 1 / sqrt(time) (inf: an action had no interval yet)."""
-    if advice.stop_reason not in ("samples", "time"):
+    if not stopped_by_budget(advice):
         return advice.seconds
     return advice.seconds * (widest_open(advice) / PRECISION) ** 2
 
@@ -256,8 +261,8 @@ def main() -> None:
                   + ", ".join(f"{kind} {b:.1f} / {w:.1f}" for kind, b, w in split["actions"]))
     seeds = range(args.repeats)
     print(f"\n{'stock':>5} {'hand':<34} {'s (all cores)':>13} {'s (1 core)':>10} {'worlds':>7} {'ESS':>6} "
-          f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11} {'s to +-0.5':>10}  "
-          "recommendation")
+          f"{'worlds/s':>8} {'ESS/s':>6} {'stop':>10} {'best +-':>8} {'max open +-':>11} "
+          f"{'s to +-' + str(PRECISION):>10}  recommendation")
     medians_all, medians_one, best_hw, open_hw, stops, to_precision, projected = [], [], [], [], [], [], []
     for request in situations:
         many = run_advice(request, cores, seeds)
@@ -271,8 +276,7 @@ def main() -> None:
         open_hw.append(widest_open(first))
         projected.append(statistics.median(projected_seconds(a) for a in many))
         stops += [a.stop_reason for a in many]
-        # Stopped by a budget: +-0.5 not reached (never sooner than any time that reached it).
-        reached_it = all(a.stop_reason not in ("samples", "time") for a in many)
+        reached_it = not any(stopped_by_budget(a) for a in many)
         to_precision.append(t_all if reached_it else math.inf)
         print(f"{request['stock']:>5} {request['hand']:<34} {t_all:>13.3f} {t_one:>10.3f} "
               f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} "
@@ -287,8 +291,8 @@ def main() -> None:
     print("stop reasons: " + ", ".join(f"{r} {stops.count(r)}" for r in sorted(set(stops))))
     reached = [t for t in to_precision if t < math.inf]
     median = statistics.median(to_precision)
-    print(f"+-0.5 reached in {len(reached)} of {len(to_precision)} situations; median time to it on {cores} cores: "
-          + (f"{median:.3f} s" if median < math.inf else "not reached (a budget stopped half or more)"))
+    print(f"+-{PRECISION} reached in {len(reached)} of {len(to_precision)} situations; median time to it on {cores} "
+          "cores: " + (f"{median:.3f} s" if median < math.inf else "not reached (a budget stopped half or more)"))
     print(f"median time to +-{PRECISION} on {cores} cores, * projected where a budget stopped the advisor "
           f"(a half-width shrinking as 1/sqrt(time)): {statistics.median(projected):.2f} s")
 
