@@ -68,6 +68,9 @@ class Family:
     # False declares that its knock and discard answers never read V_DRAWN (the card just drawn): the advisor then
     # replays those answers once per turn of a history, not once per card the family may have drawn there.
     uses_drawn_card: bool = True
+    # True declares that it answers D_CONFIRM_DISCARD (is V_ASKED the card D_DISCARD would throw?) exactly as its
+    # D_DISCARD answers: the advisor then asks that, which may stop early, to weigh a world by the family's discards.
+    confirms_discard: bool = False
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -91,6 +94,7 @@ class Strategy:
     decide: Any
     source: Path
     uses_drawn_card: bool = True  # the family's declaration (``Family.uses_drawn_card``)
+    confirms_discard: bool = False  # ``Family.confirms_discard``
 
     def vector(self) -> np.ndarray:
         vec = np.zeros(MAX_PARAMS, dtype=np.float64)
@@ -231,7 +235,8 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
         values[name] = by_name[name].check(value, family_name)
     label = base + (f"({', '.join(f'{k}={v:g}' for k, v in settings.items())})" if settings else "")
     ordered = tuple((p.name, values[p.name]) for p in loaded.family.params)
-    return Strategy(label, family_name, ordered, loaded.decide, loaded.source, loaded.family.uses_drawn_card)
+    return Strategy(label, family_name, ordered, loaded.decide, loaded.source, loaded.family.uses_drawn_card,
+                    loaded.family.confirms_discard)
 
 
 def names(extra_paths=()) -> list[str]:

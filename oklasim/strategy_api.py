@@ -13,6 +13,14 @@ scores, the rules); ``params`` holds the family's parameters in declared
 order. The engine checks every answer and stops with a clear error on an
 illegal one. See ``strategies/simple.py`` for a short, complete example.
 
+Two declarations of ``Family`` let ``oklasim advise`` weigh an opponent's
+history faster (``oklasim/_kernels/advise_history_nb.py``):
+``uses_drawn_card=False`` (its knock and discard never read ``V_DRAWN``)
+and ``confirms_discard=True`` (it answers ``D_CONFIRM_DISCARD``: 1 when
+``V_ASKED`` is the card its ``D_DISCARD`` would throw, else 0, as
+``strategies/expert.py`` does by stopping its search once that card
+loses). Tests check both on every shipped family that declares them.
+
 A strategy that calls another strategy's kernel (``strategies/mc.py``)
 holds a copy of that code in its compiled cache: compile it inside
 ``cache_depends_on(path, ...)`` so that an edit of those files recompiles it.

@@ -83,6 +83,7 @@ from oklasim.strategy_api import (
     BIG_GIN,
     BIT,
     D_ARRANGE,
+    D_CONFIRM_DISCARD,
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
@@ -96,6 +97,7 @@ from oklasim.strategy_api import (
     RANK_MASK,
     R_HAND_SIZE,
     R_TARGET_SCORE,
+    V_ASKED,
     V_BIG_GIN,
     V_HAND,
     V_KNOCK_LIMIT,
@@ -136,6 +138,7 @@ DECIMAL = {"integer": False}  # weights whose range bounds happen to be whole nu
 FAMILY = Family(
     name="expert",
     uses_drawn_card=False,  # its knock and discard never read V_DRAWN
+    confirms_discard=True,  # D_CONFIRM_DISCARD: the discard's branch and bound, stopped once the card asked loses
     doc="Tracks the opponent's cards, discards and draws by look-ahead and danger, knocks early then holds for gin.",
     params=(
         Param("lookahead", 4.6, 0, 8, "stock draws of expected saving a kept hand is credited with", **DECIMAL),
@@ -580,7 +583,7 @@ def lowest_floor_nb(cards, floors):
 
 
 @njit(cache=True, inline="always")
-def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, ceiling=np.inf):
+def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, ceiling=np.inf, asked=None):
     """(card, worth): of the candidates ``found`` (``discard_candidates_nb``), the discard leaving the best hand.
 
     Branch and bound with the answer of trying every discard: they are tried
@@ -593,9 +596,16 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
     Of the two rows of ``gains``, the first ends with those of the best hand
     (``hand_value_nb``); the second is scratch. A kept hand that is the one
     ``remembered`` (``remembered_outs_nb``) takes its known outs' gains from it.
+    Given the card ``asked`` (``D_CONFIRM_DISCARD``): NO_CARD as soon as it
+    cannot be the answer (not a candidate, or a candidate tried beats its
+    floor or its worth), else the same answer as without it.
     """
     dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
+    if asked is not None:
+        if not found >> asked & 1:
+            return NO_CARD, best
+    asked_tried = False
     weighed = found if model[M_DANGER_WEIGHT] == 0 else np.int64(0)  # candidates whose floor holds their danger
     while found:
         card, floor, runner_up = lowest_floor_nb(found, floors)
@@ -621,6 +631,10 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
         if worth < best or (worth == best and key > best_key):
             best, best_card, best_key = worth, card, key
             copy_gains_nb(gains[1], gains[0])
+        if asked is not None:
+            asked_tried |= card == asked
+            if best_card != asked and (asked_tried or best < floors[asked] - BOUND_MARGIN):
+                return NO_CARD, best
     return best_card, best
 
 
@@ -672,7 +686,9 @@ def remembered_outs_nb(view):
 
 
 @njit(cache=True, inline="always")
-def discard_nb(view, params):
+def discard_nb(view, params, asked=None):
+    """The discard; given the card ``asked``, that card when it is the discard, else maybe NO_CARD sooner
+    (``best_kept_hand_nb``), and nothing remembered."""
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
     hand, model = view[V_HAND], opponent_model_nb(view, params)
@@ -680,8 +696,8 @@ def discard_nb(view, params):
     out_table_nb(hand, model, table)
     found = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table, candidates)
     # The stock card thrown back leaves the hand kept last turn: the outs remembered for it count.
-    card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered_outs_nb(view))
-    if card != NO_CARD:
+    card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered_outs_nb(view), asked=asked)
+    if asked is None and card != NO_CARD:
         remember_outs_nb(view, hand ^ BIT << card, gains[0])
     return card
 
@@ -789,6 +805,9 @@ def decide_nb(kind, view, params):
         return knock_nb(view, params)
     if kind == D_DISCARD:
         return discard_nb(view, params)
+    if kind == D_CONFIRM_DISCARD:
+        asked = view[V_ASKED]
+        return 1 if 0 <= asked < N_CARDS and discard_nb(view, params, asked) == asked else 0
     if kind == D_ARRANGE:
         return least_exposed_arrangement_nb(view) if params[LAY_SAFE] else 0
     return NO_CARD

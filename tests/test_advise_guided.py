@@ -38,11 +38,12 @@ def test_guided_worlds_weighted_by_their_ratio_have_the_priors_card_shares(draws
     unseen = np.arange(10, 40, dtype=np.int64)
     n, known, need, count = len(unseen), np.int64(1 << 3 | 1 << 4), 8, 20_000
     guide = lopsided_guide(n)
-    left, cards, scratch, stock = (np.empty(52), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
-                                   np.empty(52, dtype=np.int64))
-    guided = [G.guided_world_nb(1, s, unseen, n, known, need, draws, guide, G.GUIDED_SHARE, left, cards, stock)
+    running, cards, scratch, stock = (np.empty(n), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
+                                      np.empty(52, dtype=np.int64))
+    G.running_sums_nb(guide, running)
+    guided = [G.guided_hand_nb(1, s, unseen, n, known, need, draws, guide, running, G.GUIDED_SHARE, cards)
               for s in range(count)]
-    hands, ratios = np.array([h for h, _ in guided]), np.array([r for _, r in guided])
+    hands, ratios = np.array([h for h, _, _ in guided]), np.array([r for _, r, _ in guided])
     prior = np.array([W.sample_world_nb(2, s, unseen, n, known, need, draws, 0, L.NO_CARD, 10, scratch, stock)
                       for s in range(count)])
     assert np.all(hands & known == known) and np.all(ratios > 0) and ratios.max() <= 1 / (1 - G.GUIDED_SHARE)

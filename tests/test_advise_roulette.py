@@ -29,8 +29,8 @@ def sampled_hands(worlds, count: int) -> list[int]:
                                   view[L.V_KNOCK_LIMIT], scratch, stock)) for s in range(count)]
 
 
-@pytest.mark.parametrize("drawn_blind", [False, True])
-def test_the_roulette_keeps_every_worlds_expected_weight(drawn_blind):
+@pytest.mark.parametrize("traits", [0, H.TRAIT_DRAWN_BLIND])
+def test_the_roulette_keeps_every_worlds_expected_weight(traits):
     """Averaged over its coins, a world's roulette weight is its exact weight (itself averaged over the replayed
     draws), while most light worlds are dropped and every survivor weighs at least the cutoff; also when the
     knock and discard answers are asked once per turn, their roulette before the draw choice's."""
@@ -40,7 +40,7 @@ def test_the_roulette_keeps_every_worlds_expected_weight(drawn_blind):
 
     def weights(hand: int, cutoff: float, draws: int) -> np.ndarray:
         return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
-                                           stream_state_nb(7, i), cutoff, drawn_blind) for i in range(draws)])
+                                           stream_state_nb(7, i), cutoff, traits) for i in range(draws)])
 
     hands = [hand for hand in sampled_hands(worlds, 40) if weights(hand, 0.0, 1)[0] > 0][:6]
     assert len(hands) == 6
@@ -109,7 +109,25 @@ def test_knock_and_discard_once_per_turn_weigh_as_once_per_card():
     weighed = 0
     for hand in sampled_hands(worlds, 60):
         each, once = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
-                                        stream_state_nb(3, hand), 0.0, blind) for blind in (False, True))
+                                        stream_state_nb(3, hand), 0.0, traits)
+                      for traits in (0, H.TRAIT_DRAWN_BLIND))
         assert once == pytest.approx(each, rel=1e-12, abs=1e-300)
         weighed += each > slip**3
+    assert weighed > 5
+
+
+def test_a_confirmed_discard_weighs_as_the_discard_asked():
+    """Exact weights (no roulette): asking expert whether it would throw the card it threw (D_CONFIRM_DISCARD)
+    gives the weight of asking which card it would throw, on the same worlds."""
+    opponent = resolve("expert")
+    assert opponent.confirms_discard
+    worlds = worlds_for(Request(**POSITION, opponent="expert", slip=0.05, window=0))
+    turns, snapshots, slip = worlds.evidence
+    weighed = 0
+    for hand in sampled_hands(worlds, 1000):
+        asked, confirmed = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+                                              stream_state_nb(3, hand), 0.0, H.TRAIT_DRAWN_BLIND | confirms)
+                            for confirms in (0, H.TRAIT_CONFIRMS_DISCARD))
+        assert confirmed == asked
+        weighed += asked > slip**3
     assert weighed > 5

@@ -24,22 +24,26 @@ neither replayed further nor played out. Every step keeps the expected
 weight, so the weighted estimates stay unbiased; the cost of a world then
 goes to the worlds that carry the weight. Within a turn the knock and
 discard answers come first when they are the same for every card it may
-have drawn (``drawn_blind``: its knock and discard never read the card
-drawn, ``Family.uses_drawn_card``): asked once, they bound the turn's
+have drawn (``TRAIT_DRAWN_BLIND``: its knock and discard never read the
+card drawn, ``Family.uses_drawn_card``): asked once, they bound the turn's
 likelihood, and the roulette on that bound drops most worlds before the
-draw choice is asked once per such card.
+draw choice is asked once per such card. A family that confirms discards
+(``TRAIT_CONFIRMS_DISCARD``, ``Family.confirms_discard``) is asked whether
+it would throw the card it threw (``D_CONFIRM_DISCARD``) rather than which
+card it would throw: the same likelihood, and its "no" may come sooner.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, float64, int64, njit, uint64
+from numba import float64, int64, njit, uint64
 
 from .arrays_nb import copy_into_nb
 from .cards_nb import N_CARDS, count_cards_nb
 from .engine_nb import knock_discards_nb
 from .kit_nb import BIT
 from .layout import (
+    D_CONFIRM_DISCARD,
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
@@ -75,6 +79,10 @@ TURN_FORCED_STOCK = 4  # drew from the stock after both passed (no choice), then
 
 SNAP_CHOICE = 0  # the view at its offer or draw decision
 SNAP_AFTER = 1  # the view after its draw, at its knock and discard decisions
+
+# -- what the opponent's family declares (bits of ``traits``) --------------------------------------
+TRAIT_DRAWN_BLIND = 1  # its knock and discard never read the card drawn (``Family.uses_drawn_card`` False)
+TRAIT_CONFIRMS_DISCARD = 2  # it answers D_CONFIRM_DISCARD (``Family.confirms_discard``)
 
 
 @njit(cache=True)
@@ -119,23 +127,26 @@ def draw_likelihood_nb(fn, turn, snapshots, before, params, slip, scratch):
 
 
 @njit(cache=True)
-def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
+def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits):
     """Likelihood that, holding the 11 cards ``after`` once it drew ``drawn``, it did not knock and threw its discard."""
     forbidden = turn[T_FORBIDDEN]
     like = declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, slip, scratch)
     if like == 0.0:
         return like
+    if traits & TRAIT_CONFIRMS_DISCARD:  # the snapshot asks about its discard (V_ASKED, set by the replay)
+        return like * agrees_nb(fn, D_CONFIRM_DISCARD, snapshots[SNAP_AFTER], after, drawn, forbidden, params, 1, slip,
+                                scratch)
     return like * agrees_nb(fn, D_DISCARD, snapshots[SNAP_AFTER], after, drawn, forbidden, params, turn[T_DISCARD],
                             slip, scratch)
 
 
 @njit(cache=True)
-def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch):
+def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits):
     """Likelihood of one drawing turn, given the 11 cards ``after`` its draw and the card ``drawn``."""
     like = draw_likelihood_nb(fn, turn, snapshots, after & ~(BIT << drawn), params, slip, scratch)
     if like == 0.0:
         return like
-    return like * kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch)
+    return like * kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits)
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +174,7 @@ def weight_scratch_nb(snapshots):
 
 
 @njit(cache=True)
-def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind, work):
+def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits, work):
     """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc.
 
     ``cutoff`` 0: the exact weight; above 0, the weight is played by roulette after every turn (latest first,
@@ -190,11 +201,11 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, d
         # The knock and discard answers, once for the turn when they cannot depend on the card drawn (one card
         # possible, or an opponent whose knock and discard never read it); the weight so far times theirs bounds
         # the turn's, so the roulette can drop the world before the draw choice is asked once per card.
-        shared = options & (options - 1) == 0 or drawn_blind
+        shared = options & (options - 1) == 0 or traits & TRAIT_DRAWN_BLIND != 0
         if shared:
             low = options & -options
             weight *= kept_likelihood_nb(fn, turn, snapshots[i], after, count_cards_nb(low - 1), params, slip,
-                                         scratch)
+                                         scratch, traits)
             weight, state = roulette_nb(weight, cutoff, state)
             if weight == 0.0:
                 return weight, state
@@ -206,7 +217,7 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, d
             if shared:
                 like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~low, params, slip, scratch)
             else:
-                like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch)
+                like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch, traits)
             likes[n], cards[n] = like, card
             total += like
             n += 1
@@ -227,17 +238,17 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, d
     return weight, state
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, boolean),
+@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, int64),
       cache=True)
-def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind):
+def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits):
     """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
-    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, drawn_blind,
+    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits,
                                   weight_scratch_nb(snapshots))
     return weight
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[::1], int64[:, ::1], int64, int64, float64), cache=True)
-def true_turn_likelihood_nb(fn, params, turn, snapshots, after, drawn, slip):
+@njit(float64(DECIDE_TYPE, float64[::1], int64[::1], int64[:, ::1], int64, int64, float64, int64), cache=True)
+def true_turn_likelihood_nb(fn, params, turn, snapshots, after, drawn, slip, traits):
     """``turn_likelihood_nb`` of one drawing turn, compiled once for every strategy (for checks from Python)."""
     scratch = np.empty(snapshots.shape[1], dtype=np.int64)
-    return turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch)
+    return turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits)

@@ -11,7 +11,7 @@ the rules restated here beyond reading the hand record.
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, float64, int64, njit, types
+from numba import float64, int64, njit, types
 
 from .advise_columns_nb import (
     C_DEADWOOD,
@@ -28,9 +28,9 @@ from .advise_columns_nb import (
     PRE_TAKE,
     SHOWDOWN,
 )
-from .advise_guided_nb import GUIDED_SHARE, guided_world_nb
+from .advise_guided_nb import GUIDED_SHARE, guided_hand_nb, running_sums_nb
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb, weight_scratch_nb
-from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, template_nb
+from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, stock_of_rest_nb, template_nb
 from .arrays_nb import copy_into_nb, copy_rows_nb
 from .cards_nb import N_CARDS
 from .engine_nb import (
@@ -240,10 +240,11 @@ def run_samples_nb(
     ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
     strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
     ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
-    ``(turns, snapshots, slip, drawn_blind)`` of the opponent's turns so far (none: every
+    ``(turns, snapshots, slip, traits)`` of the opponent's turns so far (none: every
     world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
     (``advise_history_nb``; below ``cutoff`` > 0 it is played by Russian
-    roulette); a world of weight 0 is not played. Once another
+    roulette); a world of weight 0 is not played and its ``out`` row is not written (pass zeros: its pages of
+    memory then stay untouched, which kept two workers from waiting on each other's page faults). Once another
     thread sets ``stop[0]`` (the time budget is spent) the worlds not finished
     get weight -1 and are not counted; world 0 is always finished, so that
     there is an answer. Returns a status (the engine's error fields go to
@@ -276,7 +277,8 @@ def run_worlds_nb(
     trace = np.zeros((0, 6), dtype=np.int64)
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)
-    left = np.empty(N_CARDS, dtype=np.float64)
+    running = np.empty(guide.shape[0], dtype=np.float64)
+    running_sums_nb(guide, running)
     stock = np.empty(N_CARDS, dtype=np.int64)
     known = np.zeros(MAX_SEATS, dtype=np.int64)
     need = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -300,7 +302,7 @@ def run_worlds_nb(
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
     repeat_key = key ^ REPEAT_STOCKS
-    turns, snapshots, slip, drawn_blind = evidence
+    turns, snapshots, slip, traits = evidence
     weighing = weight_scratch_nb(snapshots)
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
@@ -309,25 +311,29 @@ def run_worlds_nb(
         if stop[0] != 0 and s > 0:
             break
         ratio = 1.0  # prior / proposal
-        if players == 2 and guide.shape[0] > 0:
-            hands[opp], ratio = guided_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], guide,
-                                                GUIDED_SHARE, left, scratch, stock)
+        guided = players == 2 and guide.shape[0] > 0  # then its stock is drawn once it is known to be played
+        stock_state = np.uint64(0)
+        if guided:
+            hands[opp], ratio, stock_state = guided_hand_nb(key, s, unseen, n_unseen, known[opp], need[opp],
+                                                            prior[0], guide, running, GUIDED_SHARE, scratch)
         elif players == 2:
             hands[opp] = sample_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], prior[1],
                                          prior[2], view[V_KNOCK_LIMIT], scratch, stock)
         else:
             deal_table_nb(key, s, me, players, unseen, n_unseen, known, need, scratch, hands, stock)
         opponent_hands[s - lo] = hands[opp]
-        row = out[s - lo]
-        row[:, :] = 0
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
             like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                        stream_state_nb(history_key, s), cutoff / ratio, drawn_blind, weighing)
+                                        stream_state_nb(history_key, s), cutoff / ratio, traits, weighing)
             weight = ratio * like
         if weight == 0.0:
             weights[s - lo] = weight
             continue
+        if guided:
+            stock_of_rest_nb(hands[opp], unseen, n_unseen, stock, stock_state)
+        row = out[s - lo]
+        row[:, :] = 0
         for k in range(repeats):
             # Repeat k of world s: the same hidden hands, its own stock order and seat streams (k = 0: as drawn).
             index = s + k * REPEAT_STRIDE
@@ -411,7 +417,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64,
     int64,
     int64[::1],
-    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, boolean)),
+    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, int64)),
     float64,
     float64[::1],
     int64,  # repeats
@@ -440,4 +446,4 @@ def advise_batch_nb(
 def no_evidence_nb(n_snapshot_fields):
     """Evidence of no turns: every world weighs 1."""
     return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0,
-            False)
+            np.int64(0))

@@ -55,6 +55,10 @@ D_KNOCK = 2  # a card of V_KNOCK_DISCARDS to knock with, BIG_GIN (if V_BIG_GIN),
 D_DISCARD = 3  # the card to discard (held, not V_FORBIDDEN)
 D_ARRANGE = 4  # index of the knocker's arrangement among V_N_ARRANGEMENTS
 N_DECISIONS = 5
+# A question the advisor asks, never the engine, and only of families declaring ``confirms_discard``: 1 when the
+# card V_ASKED is the one D_DISCARD would throw from this view, else 0 (asked to weigh worlds by an opponent's
+# discards, where a "no" may stop early: most sampled hands would throw another card).
+D_CONFIRM_DISCARD = 5
 BIG_GIN = N_CARDS  # the D_KNOCK answer "lay all 11 cards, no discard" (not a card index)
 NO_CARD = -1
 
@@ -89,7 +93,8 @@ V_RULES = 44  # N_RULE_FIELDS slots: the packed rules
 V_PILE = V_RULES + N_RULE_FIELDS  # N_CARDS slots: the discard pile, bottom first
 MAX_ARRANGEMENTS = 32
 V_ARRANGEMENTS = V_PILE + N_CARDS  # MAX_ARRANGEMENTS x MAX_MELDS_IN_ARRANGEMENT meld masks (at D_ARRANGE)
-V_SIZE = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS
+V_ASKED = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS  # the card asked about (D_CONFIRM_DISCARD)
+V_SIZE = V_ASKED + 1
 MAX_SEATS = 4
 MAX_PARAMS = 16
 

@@ -147,6 +147,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
             kind = {"upcard": H.TURN_UPCARD, "pile": H.TURN_PILE}.get(
                 turn.draw, H.TURN_FORCED_STOCK if forced else H.TURN_STOCK)
             opp_turns.append([kind, card, d, forbidden, 0])
+            after[L.V_ASKED] = d  # what a family confirming its discards is asked (D_CONFIRM_DISCARD)
             snapshots.append([choice, after])
         taken[turn.seat] &= ~(1 << d)
         E.discard_nb(board, turn.seat, d)

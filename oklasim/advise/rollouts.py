@@ -22,6 +22,9 @@ from .request import Request
 from .result import Advice, Candidate
 from .worlds import Guide, worlds_for
 
+# A batch goes to the workers in this many chunks each, taken from one queue: the few worlds that are played cost
+# hundreds of times one that is only weighed, so equal halves kept one worker waiting for the other.
+CHUNKS_PER_WORKER = 4
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
 MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
@@ -260,7 +263,7 @@ def run(request: Request, extra_paths=()) -> Advice:
             rollouts = int(np.count_nonzero(active & ((columns[:, C.C_KIND] != C.SHOWDOWN) | game_mode)))
             repeats = repeats_for(worlds.conditioned, done, played_worlds, rollouts)
             jobs = []
-            for lo, hi in _split(done, done + size, workers):
+            for lo, hi in _split(done, done + size, workers * CHUNKS_PER_WORKER if workers > 1 else 1):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
                 rows = slice(lo - done, hi - done)
                 jobs.append((status, pool.submit(

@@ -68,9 +68,14 @@ class Worlds:
         return self.opponent_turns > 0
 
     def evidence_for(self, opponent: Strategy) -> tuple:
-        """The kernel's evidence when ``opponent`` weighs the worlds: ``evidence`` and whether its knock and discard
-        never read the card drawn (``Family.uses_drawn_card``)."""
-        return self.evidence + (not opponent.uses_drawn_card,)
+        """The kernel's evidence when ``opponent`` weighs the worlds: ``evidence`` and what its family declares."""
+        return self.evidence + (opponent_traits(opponent),)
+
+
+def opponent_traits(opponent: Strategy) -> int:
+    """The ``advise_history_nb.TRAIT_*`` bits of what ``opponent``'s family declares."""
+    return ((H.TRAIT_DRAWN_BLIND if not opponent.uses_drawn_card else 0)
+            | (H.TRAIT_CONFIRMS_DISCARD if opponent.confirms_discard else 0))
 
 
 def worlds_for(request: Request) -> Worlds:
