@@ -222,7 +222,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--opponent", default="expert")
-    parser.add_argument("--throughput", type=int, default=40_000, help="worlds of the fixed-workload timing")
+    parser.add_argument("--throughput", type=int, default=40_000,
+                        help="worlds of the fixed-workload timing (0: skip it)")
     parser.add_argument("--mc-hands", type=int, default=4000, help="deals per mc match (0: skip the mc part)")
     parser.add_argument("--profile", type=int, default=0,
                         help="worlds per situation of the time profile (0: no profile)")
@@ -299,12 +300,12 @@ def main() -> None:
     # Throughput on a fixed workload: every candidate sampled to the end.
     fixed = {"max_samples": args.throughput, "precision": None, "max_seconds": None, "race": False}
     rates = {}
-    for workers in sorted({1, cores}):
+    for workers in sorted({1, cores}) if args.throughput else ():
         seconds = statistics.median(advise(**(situations[0] | fixed), seed=s, workers=workers).seconds for s in seeds)
         rates[workers] = args.throughput / seconds
         print(f"throughput, {args.throughput:,} worlds x every candidate: {rates[workers]:>9,.0f} worlds/s "
               f"on {workers} core{'s' if workers > 1 else ''}")
-    if cores > 1:
+    if cores > 1 and args.throughput:
         print(f"speed-up on {cores} cores: {rates[cores] / rates[1]:.2f}x")
 
     if args.mc_hands:
