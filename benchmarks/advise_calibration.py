@@ -68,7 +68,7 @@ def predict(worlds, opponent, columns, c, samples, key):
         code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, L.D_KNOCK,
                                  columns, len(columns), active, key, 0, worlds.prior, worlds.evidence_for(opponent),
                                  ROULETTE_SHARE * weights[:lo].max(initial=0.0), guide.weights(), 1, lo, hi, out[lo:hi],
-                                 weights[lo:hi], hands[lo:hi], status, np.zeros(1, dtype=np.int64))
+                                 weights[lo:hi], hands[lo:hi], status, np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
         assert code == 0, code
         guide.learn(hands[lo:hi], weights[lo:hi], hi - lo)
     total = weights.sum()

@@ -123,7 +123,7 @@ def kernel_runner(request: dict):
                                  columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
                                  worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, repeats, lo, hi, out,
                                  weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                                 np.zeros(1, dtype=np.int64))
+                                 np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
         assert code == L.E_NONE, code
         return out, weights, time.perf_counter() - started
 

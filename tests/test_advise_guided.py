@@ -63,7 +63,7 @@ def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.
     code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
                              columns, 0, np.zeros(1, dtype=np.int64), 9, 0, worlds.prior, worlds.evidence_for(opponent), 0.0, guide, 1,
                              0, count, out, weights, hands, np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                             np.zeros(1, dtype=np.int64))
+                             np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
     assert code == L.E_NONE
     return hands, weights
 

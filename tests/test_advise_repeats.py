@@ -33,7 +33,7 @@ def play(repeats: int, lo: int, hi: int, scores=None) -> tuple[np.ndarray, np.nd
                              columns, n, np.ones(n, dtype=np.int64), stream_key(5), int(scores is not None),
                              worlds.prior, worlds.evidence_for(greedy), 0.0, NO_GUIDE, repeats, lo, hi, out,
                              weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                             np.zeros(1, dtype=np.int64))
+                             np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
     assert code == L.E_NONE
     return columns, out, weights
 

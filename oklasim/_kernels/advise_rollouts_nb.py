@@ -93,7 +93,7 @@ from .layout import (
     V_SIZE,
     V_STOCK_LEFT,
 )
-from .linking import DECIDE_SIGNATURE, DECIDE_TYPE
+from .linking import DECIDE_SIGNATURE, DECIDE_TYPE, fetch_add_nb
 from .melds_nb import deadwood_nb, layoff_deadwood_nb
 from .rng_nb import (
     HISTORY_REPLAYS,
@@ -104,6 +104,11 @@ from .rng_nb import (
     shuffle_deck_nb,
     stream_state_nb,
 )
+
+# Worlds a thread claims at a time (``run_worlds_nb``): a few hundred microseconds of work, so the threads end a
+# batch within about that of each other, against one atomic add per block.
+CLAIMED_BLOCK = 64
+NO_CLAIMS = np.zeros(0, dtype=np.int64)  # a call that plays its worlds lo .. hi - 1 alone
 
 # -- results per world and column: sums over the world's repeats -----------------------------
 O_POINTS = 0  # my points minus the opponents' (all of them, with 3-4 players) in this hand
@@ -252,13 +257,26 @@ def run_samples_nb(
     """
     return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
                          np.zeros(0, dtype=np.float64), 1, lo, hi, me_fn, opp_fn, forced_fn, params, out, weights,
-                         np.zeros(hi - lo, dtype=np.int64), status, stop)
+                         np.zeros(hi - lo, dtype=np.int64), status, stop, np.zeros(0, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def next_world_nb(s, end, hi, claims):
+    """(the world after ``s``, the end of its block): the next of ``lo .. hi - 1``, or with ``claims`` the next of
+    the blocks of CLAIMED_BLOCK worlds this thread claims from ``claims[0]`` on; ``hi`` once none is left."""
+    s += 1
+    if s < end:
+        return s, end
+    if claims.shape[0] == 0:
+        return hi, hi
+    start = fetch_add_nb(claims, CLAIMED_BLOCK)
+    return min(start, hi), min(start + CLAIMED_BLOCK, hi)
 
 
 @njit(cache=True)
 def run_worlds_nb(
     view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats, lo, hi, me_fn, opp_fn,
-    forced_fn, params, out, weights, opponent_hands, status, stop
+    forced_fn, params, out, weights, opponent_hands, status, stop, claims
 ):
     """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, with a
     ``guide`` (two players, a prior without repairs; empty: none) its worlds drawn by ``advise_guided_nb``,
@@ -266,7 +284,13 @@ def run_worlds_nb(
     weighed part of a world), a new stock order and new seat streams each time, ``out`` summing the repeats.
     The stock order given the hands is uniform and the history says nothing about it, so the repeats' mean
     estimates the world's value without bias; a knock's showdown depends on the hands alone and is played once
-    (in game mode the rest of the game is played in every repeat)."""
+    (in game mode the rest of the game is played in every repeat).
+
+    ``claims`` empty: this call plays worlds ``lo .. hi - 1``. Else several threads share one batch ``lo .. hi - 1``
+    (the same ``out``, ``weights`` and ``opponent_hands``, ``weights`` filled with -1 by the caller, ``claims[0]``
+    = ``lo``), each claiming the next block of worlds as it finishes one: a world's result depends on its index
+    alone, whichever thread plays it, and the rare worlds played out (hundreds of times one only weighed) no longer
+    keep one thread busy while the other waits at the end of a batch."""
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     opp = (me + 1) % players  # two players: the opponent
@@ -306,9 +330,12 @@ def run_worlds_nb(
     weighing = weight_scratch_nb(snapshots)
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
-    weights[:] = -1.0
-    for s in range(lo, hi):
-        if stop[0] != 0 and s > 0:
+    if claims.shape[0] == 0:
+        weights[:] = -1.0
+    s, end = lo - 1, (lo if claims.shape[0] > 0 else hi)
+    while True:
+        s, end = next_world_nb(s, end, hi, claims)
+        if s >= hi or (stop[0] != 0 and s > 0):
             break
         ratio = 1.0  # prior / proposal
         guided = players == 2 and guide.shape[0] > 0  # then its stock is drawn once it is known to be played
@@ -428,18 +455,19 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64[::1],
     int64[::1],
     int64[::1],
+    int64[::1],  # claims
 )
 
 
 @njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
 def advise_batch_nb(
     me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
-    guide, repeats, lo, hi, out, weights, opponent_hands, status, stop
+    guide, repeats, lo, hi, out, weights, opponent_hands, status, stop, claims
 ):
     """``run_worlds_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
-    deadline)."""
+    deadline; ``claims``: shared by the threads of one batch, see ``run_worlds_nb``)."""
     return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats,
-                         lo, hi, me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop)
+                         lo, hi, me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop, claims)
 
 
 @njit(cache=True)

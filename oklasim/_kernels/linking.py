@@ -10,6 +10,8 @@ gives a kernel scratch memory without allocating.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import carray, config, float64, int64, njit, types
 from numba.core import cgutils
@@ -77,6 +79,32 @@ def _stack_pointer(typingctx, rows, cols, dtype):
     return types.CPointer(dtype.dtype)(rows, cols, dtype), codegen
 
 
+@intrinsic
+def fetch_add_nb(typingctx, counter, amount):
+    """Atomically add ``amount`` to ``counter[0]`` (a 1-d int64 array) and return the value before: threads
+    sharing the counter each get their own range (sequentially consistent, so no thread sees a stale one)."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64 and counter.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(counter)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, counter, array, [context.get_constant(types.intp, 0)])
+        value = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.atomic_rmw("add", pointer, value, "seq_cst")
+
+    return types.int64(counter, amount), codegen
+
+
+_fetch_lock = threading.Lock()
+
+
+def _locked_fetch_add(counter, amount):
+    with _fetch_lock:
+        before = int(counter[0])
+        counter[0] = before + amount
+        return before
+
+
 @njit(cache=True, inline="always")
 def stack_array_nb(rows, cols, dtype):
     """An uninitialised ``(rows, cols)`` scratch array in the calling kernel's stack frame.
@@ -117,3 +145,4 @@ def unmanaged_nb(array):
 if config.DISABLE_JIT:
     unmanaged_nb = _same_array  # noqa: F811 - the intrinsics above cannot run in plain Python
     stack_array_nb = _heap_array  # noqa: F811
+    fetch_add_nb = _locked_fetch_add  # noqa: F811

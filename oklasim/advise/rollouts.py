@@ -22,9 +22,6 @@ from .request import Request
 from .result import Advice, Candidate
 from .worlds import Guide, worlds_for
 
-# A batch goes to the workers in this many chunks each, taken from one queue: the few worlds that are played cost
-# hundreds of times one that is only weighed, so equal halves kept one worker waiting for the other.
-CHUNKS_PER_WORKER = 4
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
 MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
@@ -170,11 +167,6 @@ def _interval(mean: float, squares: float, weight: float, ess: float, z: float) 
     return Estimate(float(mean), float(mean - half), float(mean + half), int(ess))
 
 
-def _split(lo: int, hi: int, parts: int) -> list[tuple[int, int]]:
-    edges = np.linspace(lo, hi, parts + 1).round().astype(int)
-    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
-
-
 def _strategy(spec: str | Strategy, extra_paths) -> Strategy:
     return spec if isinstance(spec, Strategy) else resolve(spec, extra_paths=extra_paths)
 
@@ -257,19 +249,19 @@ def run(request: Request, extra_paths=()) -> Advice:
         while True:
             size = min(batch, max_samples - done)
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
-            weights = np.zeros(size, dtype=np.float64)
+            weights = np.full(size, -1.0)  # -1: not finished (the workers share the batch, see run_worlds_nb)
             hands = np.zeros(size, dtype=np.int64)
             proposal = guide.weights()
             rollouts = int(np.count_nonzero(active & ((columns[:, C.C_KIND] != C.SHOWDOWN) | game_mode)))
             repeats = repeats_for(worlds.conditioned, done, played_worlds, rollouts)
             jobs = []
-            for lo, hi in _split(done, done + size, workers * CHUNKS_PER_WORKER if workers > 1 else 1):
+            claims = np.array([done], dtype=np.int64)  # the next world of the batch a worker may claim
+            for _ in range(workers):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
-                rows = slice(lo - done, hi - done)
                 jobs.append((status, pool.submit(
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, evidence, ROULETTE_SHARE * heaviest,
-                    proposal, repeats, lo, hi, out[rows], weights[rows], hands[rows], status, stop)))
+                    proposal, repeats, done, done + size, out, weights, hands, status, stop, claims)))
             batch_started = time.perf_counter()
             for status, job in jobs:
                 _check(_result(job, deadline, stop), status, seats, seed)
