@@ -69,7 +69,6 @@ def guided_hand_nb(key, sample, unseen, n_unseen, known, need, draws, guide, run
     taken = np.int64(0)  # the indices read
     ratio = 1.0  # guided / prior probability of the cards read so far
     for k in range(read):
-        j = 0
         while True:
             state = next_state_nb(state)
             j = guided_card_nb(running, n_unseen, state) if guided else below_nb(state, n_unseen)
