@@ -11,9 +11,11 @@ the opponent's play), both seats playing on as the opponent's strategy,
 stopping when the best action is ahead with confidence or the open actions
 are within +-0.5 points (every action still open then has a 95% interval
 of +-0.5 or better), on all
-cores and on one, ``--repeats`` seeds each, and prints medians, with the
-time to +-0.5 projected where a budget stopped the advisor first (its
-widest open interval shrinking as 1/sqrt(time)); then the
+cores and on one, ``--repeats`` seeds each, and prints medians. Each advice
+may draw up to ``--samples`` worlds (20 million), so only the advisor's 10 s
+time budget stops the hardest before +-0.5; where it does, the time to
++-0.5 is projected (its widest open interval shrinking as 1/sqrt(time)).
+Then the
 throughput on a fixed workload, on one core and on all. Then the
 ``mc`` strategy: hands per second on one core and its result against
 greedy and against simple, paired over the same deals (each deal played
@@ -229,18 +231,23 @@ def main() -> None:
                         help="worlds per situation of the time profile (0: no profile)")
     parser.add_argument("--split", type=int, default=0,
                         help="worlds per situation of the variance split between and within hands (0: none)")
+    parser.add_argument("--samples", type=int, default=20_000_000,
+                        help="most worlds per advice: enough for +-0.5 within the advisor's 10 s budget (its own "
+                             "default, 200,000, stops the hard situations sooner, and a time projected from there "
+                             "takes the rate of its first worlds, before the guide has learnt)")
     parser.add_argument("--without-history", action="store_true",
                         help="tell the situations without their history: the bound of a perfect proposal")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
 
-    situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": PRECISION}
+    situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": PRECISION,
+                       "max_samples": args.samples}
                   for s in typical_situations(args.situations, args.seed, args.opponent)]
     if args.without_history:
         situations = [without_history(s) for s in situations]
         print("the situations told without their history: every world weighs 1")
-    advise(**situations[0], max_samples=1024)  # load the compiled kernels once
+    advise(**(situations[0] | {"max_samples": 1024}))  # load the compiled kernels once
     if args.profile:
         print(f"\nwhere the time goes, {args.profile:,} worlds per situation on one core:")
         print(f"{'stock':>5} {'turns':>5} {'columns':>7} {'weigh us/world':>14} {'rollouts us/played':>18} "

@@ -26,32 +26,53 @@ def weighted_shares(hands: np.ndarray, weights: np.ndarray, cards: np.ndarray) -
     return share, error
 
 
-def lopsided_guide(n: int) -> np.ndarray:
-    """A guide far from uniform: the first cards 5 times as likely as the others."""
-    return np.where(np.arange(n) < n // 3, 5.0, 1.0)
+def lopsided_guide(n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """A guide far from uniform: the first cards 5 times as likely as the others, and each card drawn makes the
+    cards of the other parity 3 times as likely as those of its own; half the worlds drawn by it."""
+    index = np.arange(n)
+    return np.where(index < n // 3, 5.0, 1.0), np.where((index[:, None] + index[None, :]) % 2 == 1, 3.0, 1.0), 0.5
 
 
 @pytest.mark.parametrize("draws", [-1, 3])
 def test_guided_worlds_weighted_by_their_ratio_have_the_priors_card_shares(draws):
-    """Drawn by a lopsided guide and weighted by prior / proposal, the hands hold each card as often as the prior's
-    (uniform, or improved by least-deadwood draws): within 4.5 standard errors on every card."""
+    """Drawn by a lopsided guide (its cards and its pairs) and weighted by prior / proposal, the hands hold each card
+    as often as the prior's (uniform, or improved by least-deadwood draws), and as many pairs the guide favours:
+    within 4.5 standard errors on every card and on the pairs."""
     unseen = np.arange(10, 40, dtype=np.int64)
     n, known, need, count = len(unseen), np.int64(1 << 3 | 1 << 4), 8, 20_000
     guide = lopsided_guide(n)
-    running, cards, scratch, stock = (np.empty(n), np.empty(52, dtype=np.int64), np.empty(52, dtype=np.int64),
+    cards, factors, scratch, stock = (np.empty(52, dtype=np.int64), np.empty(52), np.empty(52, dtype=np.int64),
                                       np.empty(52, dtype=np.int64))
-    G.running_sums_nb(guide, running)
-    guided = [G.guided_hand_nb(1, s, unseen, n, known, need, draws, guide, running, G.GUIDED_SHARE, cards)
+    guided = [G.guided_hand_nb(1, s, unseen, n, known, need, draws, guide, cards, factors)
               for s in range(count)]
     hands, ratios = np.array([h for h, _, _ in guided]), np.array([r for _, r, _ in guided])
     prior = np.array([W.sample_world_nb(2, s, unseen, n, known, need, draws, 0, L.NO_CARD, 10, scratch, stock)
                       for s in range(count)])
-    assert np.all(hands & known == known) and np.all(ratios > 0) and ratios.max() <= 1 / (1 - G.GUIDED_SHARE)
+    assert np.all(hands & known == known) and np.all(ratios > 0) and ratios.max() <= 1 / (1 - guide[2])
     guided_share, guided_error = weighted_shares(hands, ratios, unseen)
     prior_share, prior_error = weighted_shares(prior, np.ones(count), unseen)
     assert np.all(np.abs(guided_share - prior_share) <= 4.5 * np.hypot(guided_error, prior_error))
     unweighted, _ = weighted_shares(hands, np.ones(count), unseen)
     assert np.max(np.abs(unweighted - prior_share) / np.hypot(guided_error, prior_error)) > 8  # the guide did move them
+    guided_pairs, prior_pairs = favoured_pairs(hands, unseen), favoured_pairs(prior, unseen)
+    guided_mean, guided_error = weighted_mean(guided_pairs, ratios)
+    prior_mean, prior_error = weighted_mean(prior_pairs, np.ones(count))
+    assert abs(guided_mean - prior_mean) <= 4.5 * np.hypot(guided_error, prior_error)
+    assert (guided_pairs.mean() - prior_mean) / np.hypot(guided_error, prior_error) > 8  # the pairs moved them too
+
+
+def favoured_pairs(hands: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """Per hand, the pairs of unseen cards it holds that ``lopsided_guide`` favours (one at an odd index, one at an
+    even index)."""
+    held = (hands[:, None] >> unseen[None, :]) & 1
+    odd = held[:, 1::2].sum(axis=1)
+    return (odd * (held.sum(axis=1) - odd)).astype(float)
+
+
+def weighted_mean(values: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
+    """The weighted mean of ``values`` and its standard error."""
+    mean = weights @ values / weights.sum()
+    return mean, float(np.sqrt((weights**2 * (values - mean) ** 2).sum()) / weights.sum())
 
 
 def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -61,8 +82,8 @@ def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.
     params[:] = opponent.vector()
     out, weights, hands = np.zeros((count, 1, R.N_OUT), dtype=np.int64), np.zeros(count), np.zeros(count, np.int64)
     code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
-                             columns, 0, np.zeros(1, dtype=np.int64), 9, 0, worlds.prior, worlds.evidence_for(opponent), 0.0, guide, 1,
-                             0, count, out, weights, hands, np.zeros(E.STATUS_SIZE, dtype=np.int64),
+                             columns, 0, np.zeros(1, dtype=np.int64), 9, 0, worlds.prior, worlds.evidence_for(opponent),
+                             0.0, guide, 1, 0, count, out, weights, hands, np.zeros(E.STATUS_SIZE, dtype=np.int64),
                              np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
     assert code == L.E_NONE
     return hands, weights
@@ -109,5 +130,28 @@ def test_a_guide_learnt_from_the_worlds_that_count_is_the_one_learnt_from_every_
         counted.learn(hands[weights > 0], weights[weights > 0], size)
         assert every.on == counted.on
         switched.append(counted.on)
-        np.testing.assert_allclose(every.weights(), counted.weights(), rtol=1e-12)
+        for mine, theirs in zip(every.weights(), counted.weights()):
+            np.testing.assert_allclose(mine, theirs, rtol=1e-12)
     assert switched[0] is False and switched[-1] is True
+
+
+def test_the_guide_learns_which_cards_go_together_and_trusts_them_as_it_learns():
+    """Hands that hold two cards together, or one without the other: their pair factor is above 1 or below 1, the
+    further from 1 the more effective worlds the guide learnt from, never past the clip."""
+    guide = worlds_module.Guide(worlds_for(Request(**POSITION, opponent="greedy")))
+    a, b, c = (int(card) for card in guide.unseen[:3])
+    rng = np.random.default_rng(7)
+    factors = []
+    for _ in range(3):
+        others = np.bitwise_or.reduce(np.left_shift(1, rng.choice(guide.unseen[3:], size=(600, 6))), axis=1)
+        hands = others | np.where(np.arange(600) < 300, 1 << a | 1 << b, 1 << c)  # a and b together, c alone
+        guide.learn(hands, np.ones(len(hands)), 100_000)
+        assert guide.on
+        _, pairs, share = guide.weights()
+        factors.append((pairs[0, 1], pairs[0, 2]))
+        assert 0 < share < 1
+    together, apart = np.array(factors).T
+    assert np.all(together > 1) and np.all(apart < 1)
+    assert np.all(np.diff(together) > 0) and np.all(np.diff(apart) < 0)  # trusted more as the worlds add up
+    low, high = worlds_module.PAIR_CLIP
+    assert apart[-1] >= low**worlds_module.PAIR_POWER and together[-1] <= high**worlds_module.PAIR_POWER

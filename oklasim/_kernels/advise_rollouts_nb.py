@@ -28,7 +28,7 @@ from .advise_columns_nb import (
     PRE_TAKE,
     SHOWDOWN,
 )
-from .advise_guided_nb import GUIDED_SHARE, guided_hand_nb, running_sums_nb
+from .advise_guided_nb import guided_hand_nb
 from .advise_history_nb import N_TURN_FIELDS, history_weight_nb, weight_scratch_nb
 from .advise_worlds_nb import deal_table_nb, list_unseen_nb, sample_world_nb, stock_of_rest_nb, template_nb
 from .arrays_nb import copy_into_nb, copy_rows_nb
@@ -255,9 +255,10 @@ def run_samples_nb(
     there is an answer. Returns a status (the engine's error fields go to
     ``status[ST_ERROR:]``).
     """
-    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
-                         np.zeros(0, dtype=np.float64), 1, lo, hi, me_fn, opp_fn, forced_fn, params, out, weights,
-                         np.zeros(hi - lo, dtype=np.int64), status, stop, np.zeros(0, dtype=np.int64))
+    no_guide = (np.zeros(0, dtype=np.float64), np.zeros((0, 0), dtype=np.float64), 0.0)
+    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, no_guide, 1, lo, hi,
+                         me_fn, opp_fn, forced_fn, params, out, weights, np.zeros(hi - lo, dtype=np.int64), status,
+                         stop, np.zeros(0, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -279,7 +280,7 @@ def run_worlds_nb(
     forced_fn, params, out, weights, opponent_hands, status, stop, claims
 ):
     """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, with a
-    ``guide`` (two players, a prior without repairs; empty: none) its worlds drawn by ``advise_guided_nb``,
+    ``guide`` (two players, a prior without repairs; its weights empty: none) its worlds drawn by ``advise_guided_nb``,
     their weights corrected for it, and each world played ``repeats`` times: the same hidden hands (the
     weighed part of a world), a new stock order and new seat streams each time, ``out`` summing the repeats.
     The stock order given the hands is uniform and the history says nothing about it, so the repeats' mean
@@ -301,8 +302,7 @@ def run_worlds_nb(
     trace = np.zeros((0, 6), dtype=np.int64)
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)
-    running = np.empty(guide.shape[0], dtype=np.float64)
-    running_sums_nb(guide, running)
+    factors = np.empty(N_CARDS, dtype=np.float64)
     stock = np.empty(N_CARDS, dtype=np.int64)
     known = np.zeros(MAX_SEATS, dtype=np.int64)
     need = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -338,11 +338,11 @@ def run_worlds_nb(
         if s >= hi or (stop[0] != 0 and s > 0):
             break
         ratio = 1.0  # prior / proposal
-        guided = players == 2 and guide.shape[0] > 0  # then its stock is drawn once it is known to be played
+        guided = players == 2 and guide[0].shape[0] > 0  # then its stock is drawn once it is known to be played
         stock_state = np.uint64(0)
         if guided:
             hands[opp], ratio, stock_state = guided_hand_nb(key, s, unseen, n_unseen, known[opp], need[opp],
-                                                            prior[0], guide, running, GUIDED_SHARE, scratch)
+                                                            prior[0], guide, scratch, factors)
         elif players == 2:
             hands[opp] = sample_world_nb(key, s, unseen, n_unseen, known[opp], need[opp], prior[0], prior[1],
                                          prior[2], view[V_KNOCK_LIMIT], scratch, stock)
@@ -446,7 +446,7 @@ ADVISE_BATCH_SIGNATURE = int64(
     int64[::1],
     types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, int64)),
     float64,
-    float64[::1],
+    types.Tuple((float64[::1], float64[:, ::1], float64)),  # guide
     int64,  # repeats
     int64,
     int64,
