@@ -531,15 +531,9 @@ def danger_nb(card, model):
 
 
 @njit(cache=True, inline="always")
-def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
-    """The discards among ``allowed`` within ``slack`` deadwood points of the least, as a mask; ``table`` is ``hand``'s.
-
-    Fills the ``candidates`` table at every card of ``hand``: the deadwood
-    left; at the candidates: a floor, a lower bound on the worth of the kept
-    hand (its cost less its ``draw_bound_nb``, the bound; the danger joins
-    it in the search), the bound, and a danger of 0 until then.
-    """
-    dws, floors, bounds, dangers = candidates
+def within_slack_nb(hand, allowed, slack, dws):
+    """The discards among ``allowed`` within ``slack`` deadwood points of the least, as a mask; fills ``dws`` (the
+    deadwood left) at every card of ``hand``."""
     deadwood_after_each_discard_nb(hand, dws)
     least = 1 << 30
     rest = allowed & hand
@@ -552,12 +546,33 @@ def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
     while rest:
         bit = rest & -rest
         rest ^= bit
-        card = count_cards_nb(bit - 1)
-        if dws[card] <= least + slack:
-            bounds[card] = draw_bound_nb(hand ^ bit, dws[card], model, table)
-            floors[card] = cost_nb(dws[card], model) - bounds[card]
-            dangers[card] = 0.0
+        if dws[count_cards_nb(bit - 1)] <= least + slack:
             found |= bit
+    return found
+
+
+@njit(cache=True, inline="always")
+def bound_candidates_nb(hand, found, model, table, candidates):
+    """At the candidates ``found`` (``within_slack_nb``, its deadwood left in ``candidates``): a floor, a lower bound
+    on the worth of the kept hand (its cost less its ``draw_bound_nb``, the bound; the danger joins it in the
+    search), the bound, and a danger of 0 until then; ``table`` is ``hand``'s."""
+    dws, floors, bounds, dangers = candidates
+    rest = found
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = count_cards_nb(bit - 1)
+        bounds[card] = draw_bound_nb(hand ^ bit, dws[card], model, table)
+        floors[card] = cost_nb(dws[card], model) - bounds[card]
+        dangers[card] = 0.0
+
+
+@njit(cache=True, inline="always")
+def discard_candidates_nb(hand, allowed, model, slack, table, candidates):
+    """The discards among ``allowed`` within ``slack`` deadwood points of the least, as a mask, with their
+    ``candidates`` table filled (``within_slack_nb``, ``bound_candidates_nb``); ``table`` is ``hand``'s."""
+    found = within_slack_nb(hand, allowed, slack, candidates[0])
+    bound_candidates_nb(hand, found, model, table, candidates)
     return found
 
 
@@ -596,15 +611,12 @@ def best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered, 
     Of the two rows of ``gains``, the first ends with those of the best hand
     (``hand_value_nb``); the second is scratch. A kept hand that is the one
     ``remembered`` (``remembered_outs_nb``) takes its known outs' gains from it.
-    Given the card ``asked`` (``D_CONFIRM_DISCARD``): NO_CARD as soon as it
-    cannot be the answer (not a candidate, or a candidate tried beats its
-    floor or its worth), else the same answer as without it.
+    Given the card ``asked`` (``D_CONFIRM_DISCARD``, one of ``found``): NO_CARD
+    as soon as it cannot be the answer (a candidate tried beats its floor or
+    its worth), else the same answer as without it.
     """
     dws, floors, bounds, dangers = candidates
     best, best_card, best_key = 1e18, NO_CARD, -1
-    if asked is not None:
-        if not found >> asked & 1:
-            return NO_CARD, best
     asked_tried = False
     weighed = found if model[M_DANGER_WEIGHT] == 0 else np.int64(0)  # candidates whose floor holds their danger
     while found:
@@ -691,10 +703,14 @@ def discard_nb(view, params, asked=None):
     (``best_kept_hand_nb``), and nothing remembered."""
     if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
         return view[V_MEMORY + MEMORY_DISCARD]
-    hand, model = view[V_HAND], opponent_model_nb(view, params)
+    hand = view[V_HAND]
     table, candidates, gains = scratch_nb()
+    found = within_slack_nb(hand, allowed_discards_nb(view), params[SLACK], candidates[0])
+    if asked is not None and not found >> asked & 1:
+        return NO_CARD  # not a candidate: neither the model nor the bounds are needed to say so
+    model = opponent_model_nb(view, params)
     out_table_nb(hand, model, table)
-    found = discard_candidates_nb(hand, allowed_discards_nb(view), model, params[SLACK], table, candidates)
+    bound_candidates_nb(hand, found, model, table, candidates)
     # The stock card thrown back leaves the hand kept last turn: the outs remembered for it count.
     card, _ = best_kept_hand_nb(hand, found, candidates, model, table, gains, remembered_outs_nb(view), asked=asked)
     if asked is None and card != NO_CARD:
