@@ -162,8 +162,8 @@ class Guide:
         # It replaces the cards the prior reads: a prior without repairs, two players, a history.
         self.used = worlds.conditioned and int(worlds.prior[1]) == 0 and len(self.unseen) > 0
         n = len(self.unseen)
-        self.held = np.zeros(n)  # per unseen card, the weight of the hands holding it
-        self.held_together = np.zeros((n, n))  # per pair of them, the weight of the hands holding both
+        # Per pair of unseen cards, the weight of the hands holding both; its diagonal, per card, of those holding it.
+        self.held_together = np.zeros((n, n))
         self.worlds = 0
         self.weight = self.weight2 = 0.0
         self.on = False
@@ -178,7 +178,6 @@ class Guide:
         if not self.used:
             return
         held = ((hands[:, None] >> self.unseen[None, :]) & 1).astype(np.float64)
-        self.held += weights @ held
         self.held_together += (held * weights[:, None]).T @ held
         self.worlds += drawn
         self.weight += float(weights.sum())
@@ -191,9 +190,10 @@ class Guide:
         weights: every world drawn from the prior."""
         if not self.on:
             return NO_GUIDE
-        share = self.held / self.weight
+        held = np.diagonal(self.held_together)
+        share = held / self.weight
         weights = GUIDE_FLOOR + (1 - GUIDE_FLOOR) * share / share.mean()
-        apart = np.outer(self.held, self.held)
+        apart = np.outer(held, held)
         lift = np.divide(self.held_together * self.weight, apart, out=np.ones_like(apart), where=apart > 0)
         power = PAIR_POWER * self.effective / (self.effective + PAIR_PRIOR)
         return weights, np.clip(lift, *PAIR_CLIP) ** power, GUIDED_SHARE
