@@ -1,7 +1,7 @@
 """How fast does `oklasim advise` answer, and how strong and fast is the `mc` strategy?
 
-    python benchmarks/bench_advise.py [--situations 10] [--repeats 3] [--opponent expert] [--mc-hands 4000]
-                                      [--profile 20000] [--split 100000] [--without-history]
+    python benchmarks/bench_advise.py [--situations 10] [--seed 2026[,2027...]] [--repeats 3] [--opponent expert]
+                                      [--mc-hands 4000] [--profile 20000] [--split 100000] [--without-history]
 
 Situations are typical knock decisions: seat 0's decisions after a draw,
 with a knock legal, taken from hands of simple against ``--opponent`` (so
@@ -222,7 +222,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--situations", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", default="2026",
+                        help="seed of the games the situations come from; several, comma-separated, take "
+                             "--situations from each (a fresh sample to confirm a figure chosen on another)")
     parser.add_argument("--opponent", default="expert")
     parser.add_argument("--throughput", type=int, default=40_000,
                         help="worlds of the fixed-workload timing (0: skip it)")
@@ -238,12 +240,17 @@ def main() -> None:
     parser.add_argument("--without-history", action="store_true",
                         help="tell the situations without their history: the bound of a perfect proposal")
     args = parser.parse_args()
+    try:
+        situation_seeds = [int(seed) for seed in args.seed.split(",")]
+    except ValueError:
+        parser.error(f"--seed {args.seed!r}: whole numbers, comma-separated")
     cores = os.cpu_count() or 1
-    print(f"bench_advise: {args.situations} typical knock decisions x {args.repeats} seeds; {machine_load()}")
+    print(f"bench_advise: {args.situations} typical knock decisions from the games of seed {args.seed} x "
+          f"{args.repeats} seeds; {machine_load()}")
 
     situations = [s | {"opponent": args.opponent, "me": args.opponent, "precision": PRECISION,
                        "max_samples": args.samples}
-                  for s in typical_situations(args.situations, args.seed, args.opponent)]
+                  for seed in situation_seeds for s in typical_situations(args.situations, seed, args.opponent)]
     if args.without_history:
         situations = [without_history(s) for s in situations]
         print("the situations told without their history: every world weighs 1")
@@ -318,7 +325,7 @@ def main() -> None:
     if args.mc_hands:
         print(f"\nmc strategy, {args.mc_hands} deals per match, each played twice with seats swapped:")
         for spec, opponent in (("simple", "greedy"), ("mc", "greedy"), ("mc", "simple"), ("mc(samples=64)", "simple")):
-            mean, half, rate = paired(spec, opponent, args.mc_hands, args.seed)
+            mean, half, rate = paired(spec, opponent, args.mc_hands, situation_seeds[0])
             print(f"  {spec:>10} vs {opponent:<7} {mean:+.3f} +- {half:.3f} points per hand   {rate:>8,.0f} hands/s")
 
 

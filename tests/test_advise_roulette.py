@@ -29,18 +29,23 @@ def sampled_hands(worlds, count: int) -> list[int]:
                                   view[L.V_KNOCK_LIMIT], scratch, stock)) for s in range(count)]
 
 
+def replayed_weights(worlds, hand: int, cutoff: float, draws: int, traits: int) -> np.ndarray:
+    """``draws`` weights of one world by simple, each with its own coins (the cards drawn, the roulette)."""
+    opponent = resolve("simple")
+    turns, snapshots, slip = worlds.evidence
+    return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+                                       stream_state_nb(7, i), cutoff, traits) for i in range(draws)])
+
+
 @pytest.mark.parametrize("traits", [0, H.TRAIT_DRAWN_BLIND])
 def test_the_roulette_keeps_every_worlds_expected_weight(traits):
     """Averaged over its coins, a world's roulette weight is its exact weight (itself averaged over the replayed
     draws), while most light worlds are dropped and every survivor weighs at least the cutoff; also when the
     knock and discard answers are asked once per turn, their roulette before the draw choice's."""
-    opponent = resolve("simple")
     worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
-    turns, snapshots, slip = worlds.evidence
 
     def weights(hand: int, cutoff: float, draws: int) -> np.ndarray:
-        return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
-                                           stream_state_nb(7, i), cutoff, traits) for i in range(draws)])
+        return replayed_weights(worlds, hand, cutoff, draws, traits)
 
     hands = [hand for hand in sampled_hands(worlds, 40) if weights(hand, 0.0, 1)[0] > 0][:6]
     assert len(hands) == 6
@@ -51,6 +56,24 @@ def test_the_roulette_keeps_every_worlds_expected_weight(traits):
         assert np.all((rolled == 0) | (rolled >= cutoff)) and 0.5 < np.mean(rolled == 0) < 0.95
         error = np.sqrt(rolled.var() / len(rolled) + full.var() / len(full))
         assert abs(rolled.mean() - full.mean()) <= 4.5 * error, hand
+
+
+@pytest.mark.parametrize("traits", [0, H.TRAIT_DRAWN_BLIND])
+def test_asking_a_third_of_the_cards_drawn_keeps_every_worlds_expected_weight(traits):
+    """Above a cutoff of 0 the latest turn's draw choice is asked for a third of the cards it may have drawn only:
+    with the cutoff below every weight (no roulette), a world's weight then varies more with its coins, never
+    above three times the exact turn's, and averaged over them is still its exact weight."""
+    worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
+    assert worlds.evidence[0][-1, H.T_KIND] == H.TURN_STOCK
+    changed = spread = 0
+    for hand in [hand for hand in sampled_hands(worlds, 40) if replayed_weights(worlds, hand, 0.0, 1, traits)[0]][:6]:
+        exact, third = (replayed_weights(worlds, hand, cutoff, 3000, traits) for cutoff in (0.0, 1e-300))
+        assert np.all(third > 0) and third.max() <= H.LATEST_ASKED_ONE_IN * exact.max() * (1 + 1e-9)
+        error = np.sqrt(third.var() / len(third) + exact.var() / len(exact))
+        assert abs(third.mean() - exact.mean()) <= 4.5 * error + 1e-9 * exact.mean(), hand
+        changed += not np.array_equal(third, exact)  # the same coins: only the cards asked can tell them apart
+        spread += third.std() > 1.2 * exact.std()
+    assert changed >= 4 and spread >= 1  # the cards asked were at work
 
 
 def test_roulette_agrees_with_full_weighting():

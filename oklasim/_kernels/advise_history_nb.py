@@ -27,10 +27,12 @@ discard answers come first when they are the same for every card it may
 have drawn (``TRAIT_DRAWN_BLIND``: its knock and discard never read the
 card drawn, ``Family.uses_drawn_card``): asked once, they bound the turn's
 likelihood, and the roulette on that bound drops most worlds before the
-draw choice is asked once per such card. A family that confirms discards
-(``TRAIT_CONFIRMS_DISCARD``, ``Family.confirms_discard``) is asked whether
-it would throw the card it threw (``D_CONFIRM_DISCARD``) rather than which
-card it would throw: the same likelihood, and its "no" may come sooner.
+draw choice is asked once per such card (below a cutoff, at the latest
+turn, for a random third of them: ``LATEST_ASKED_ONE_IN``). A family that
+confirms discards (``TRAIT_CONFIRMS_DISCARD``, ``Family.confirms_discard``)
+is asked whether it would throw the card it threw (``D_CONFIRM_DISCARD``)
+rather than which card it would throw: the same likelihood, and its "no"
+may come sooner.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ from .layout import (
 )
 from .linking import DECIDE_TYPE
 from .melds_nb import deadwood_nb
-from .rng_nb import mix64_nb, next_state_nb
+from .rng_nb import below_nb, mix64_nb, next_state_nb
 
 # -- one opponent turn: an int64 row -------------------------------------------------------------
 T_KIND = 0  # TURN_*
@@ -79,6 +81,15 @@ TURN_FORCED_STOCK = 4  # drew from the stock after both passed (no choice), then
 
 SNAP_CHOICE = 0  # the view at its offer or draw decision
 SNAP_AFTER = 1  # the view after its draw, at its knock and discard decisions
+
+# Below a cutoff, the latest turn's draw choice is asked for one in LATEST_ASKED_ONE_IN of the cards it may have
+# drawn (at random, rounded up) rather than for each (up to 11, each a full decision of the opponent): their mean
+# likelihood is an unbiased estimate of the mean over all, and the card drawn is picked among them, so every world
+# keeps its expected weight, and none weighs more than LATEST_ASKED_ONE_IN times the turn's exact likelihood. Every
+# world drawn reaches the latest turn, where the draw choice rarely depends on the card; the earlier turns, where the
+# history's telling draws are, are asked of the few worlds left, for every card (a subset there, or of one card,
+# weighs a world whose one card in ten explains the turn that many times over: heavy weights, few effective worlds).
+LATEST_ASKED_ONE_IN = 3
 
 # -- what the opponent's family declares (bits of ``traits``) --------------------------------------
 TRAIT_DRAWN_BLIND = 1  # its knock and discard never read the card drawn (``Family.uses_drawn_card`` False)
@@ -200,7 +211,7 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
             return 0.0, state
         # The knock and discard answers, once for the turn when they cannot depend on the card drawn (one card
         # possible, or an opponent whose knock and discard never read it); the weight so far times theirs bounds
-        # the turn's, so the roulette can drop the world before the draw choice is asked once per card.
+        # the turn's, so the roulette can drop the world before the draw choice is asked per card.
         shared = options & (options - 1) == 0 or traits & TRAIT_DRAWN_BLIND != 0
         if shared:
             low = options & -options
@@ -209,18 +220,27 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
             weight, state = roulette_nb(weight, cutoff, state)
             if weight == 0.0:
                 return weight, state
-        n, total = 0, 0.0
+        n = 0
         while options:
             low = options & -options
             options ^= low
-            card = count_cards_nb(low - 1)
-            if shared:
-                like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~low, params, slip, scratch)
-            else:
-                like = turn_likelihood_nb(fn, turn, snapshots[i], after, card, params, slip, scratch, traits)
-            likes[n], cards[n] = like, card
-            total += like
+            cards[n] = count_cards_nb(low - 1)
             n += 1
+        if cutoff > 0.0 and i == turns.shape[0] - 1:  # a random third of the cards (LATEST_ASKED_ONE_IN)
+            asked = (n + LATEST_ASKED_ONE_IN - 1) // LATEST_ASKED_ONE_IN
+            for j in range(asked):
+                state = next_state_nb(state)
+                k = j + below_nb(state, n - j)
+                cards[j], cards[k] = cards[k], cards[j]
+            n = asked
+        total = 0.0
+        for j in range(n):
+            if shared:
+                like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~(BIT << cards[j]), params, slip, scratch)
+            else:
+                like = turn_likelihood_nb(fn, turn, snapshots[i], after, cards[j], params, slip, scratch, traits)
+            likes[j] = like
+            total += like
         if total == 0.0:
             return 0.0, state
         # The card it drew, in proportion to its likelihood; the weight keeps the average (uniform a priori).
