@@ -29,6 +29,11 @@ world (the advisor's repeats) would gain in precision per second.
 ``--without-history`` tells the same situations without their history
 (every world weighs 1): the time a proposal as good as the posterior itself
 would take.
+
+The situations differ far more than runs do: the medians of sets of 10
+from seeds 2026-2040 range from 0.24 to 2.5 s (2026, the default, is the
+hardest seen). A median to judge a target takes many seeds (``--seed
+2031,2032,...`` with ``--repeats 1``: 100 situations in about 8 minutes).
 """
 
 from __future__ import annotations
