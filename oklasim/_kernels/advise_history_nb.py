@@ -63,7 +63,7 @@ from .layout import (
 )
 from .linking import DECIDE_TYPE
 from .melds_nb import deadwood_nb
-from .rng_nb import below_nb, mix64_nb, next_state_nb
+from .rng_nb import mix64_nb, next_state_nb, partial_shuffle_nb
 
 # -- one opponent turn: an int64 row -------------------------------------------------------------
 T_KIND = 0  # TURN_*
@@ -228,10 +228,7 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
             n += 1
         if cutoff > 0.0 and i == turns.shape[0] - 1:  # a random third of the cards (LATEST_ASKED_ONE_IN)
             asked = (n + LATEST_ASKED_ONE_IN - 1) // LATEST_ASKED_ONE_IN
-            for j in range(asked):
-                state = next_state_nb(state)
-                k = j + below_nb(state, n - j)
-                cards[j], cards[k] = cards[k], cards[j]
+            state = partial_shuffle_nb(state, cards[:n], asked)
             n = asked
         total = 0.0
         for j in range(n):

@@ -61,18 +61,26 @@ def shuffle_deck_nb(state, deck):
     return state
 
 
+@njit(cache=True, inline="always")
+def partial_shuffle_nb(state, items, count):
+    """Make ``items[:count]`` a uniform draw of ``count`` of ``items`` without replacement, in order, in place (a
+    partial Fisher-Yates: the rest are left as they fall); returns the advanced state."""
+    for k in range(count):
+        state = next_state_nb(state)
+        j = k + below_nb(state, items.shape[0] - k)
+        items[k], items[j] = items[j], items[k]
+    return state
+
+
 @njit(cache=True)
 def random_hands_nb(seed, hand_size, out):
     """Fill ``out`` with uniform random hands of ``hand_size`` cards; hand i from stream i."""
     deck = np.empty(N_CARDS, dtype=np.int64)
     for i in range(out.shape[0]):
-        state = stream_state_nb(seed, i)
         for c in range(N_CARDS):
             deck[c] = c
+        partial_shuffle_nb(stream_state_nb(seed, i), deck, hand_size)  # only the cards dealt
         mask = np.int64(0)
-        for k in range(hand_size):  # partial Fisher-Yates: only the cards dealt
-            state = next_state_nb(state)
-            j = k + below_nb(state, N_CARDS - k)
-            deck[k], deck[j] = deck[j], deck[k]
+        for k in range(hand_size):
             mask |= np.int64(1) << deck[k]
         out[i] = mask
