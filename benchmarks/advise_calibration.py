@@ -28,15 +28,15 @@ from common import machine_load
 
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import advise_rollouts_nb as R
+from oklasim._kernels import advise_worlds_nb as W
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import FIRST_BATCH, ROULETTE_SHARE, batch_bounds
 from oklasim.advise.worlds import Guide, worlds_for
-from oklasim.rules import Rules
-from oklasim.strategy import resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import resolve
 
 OPPONENTS = ("greedy", "defensive", "threshold:gin_only", "expert")
 MODELS = ("as played", "history")

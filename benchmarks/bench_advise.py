@@ -56,10 +56,10 @@ from oklasim.advise.played import positions_from_play
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import ROULETTE_SHARE
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
-from oklasim.cards import N_CARDS
-from oklasim.engine import simulate, stream_key
-from oklasim.rules import Rules
-from oklasim.strategy import resolve
+from oklasim.game.cards import N_CARDS
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import simulate, stream_key
+from oklasim.strategies.registry import resolve
 
 
 def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:

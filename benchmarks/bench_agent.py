@@ -32,8 +32,8 @@ from common import machine_load
 
 from oklasim.agent import Agent
 from oklasim.agent.transcript import transcript
-from oklasim.rules import Rules
-from oklasim.strategy import resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import resolve
 
 
 def in_process(lines: list[str], strategy: str) -> float:

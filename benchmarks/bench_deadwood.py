@@ -19,7 +19,7 @@ import numpy as np
 from common import machine_load, median_seconds, pyspiel_or_none
 
 from oklasim._kernels import melds_nb, rng_nb
-from oklasim.cards import cards_of
+from oklasim.game.cards import cards_of
 
 
 def random_hands(seed: int, size: int, count: int) -> np.ndarray:

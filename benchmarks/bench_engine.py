@@ -19,10 +19,10 @@ import sys
 
 from common import machine_load, median_seconds, pyspiel_or_none
 
-from oklasim.engine import simulate
-from oklasim.rules import Rules
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import simulate
 
-STARTUP = "from oklasim.engine import simulate; simulate(strategies=['simple'], games=10, seed=1)"
+STARTUP = "from oklasim.sim.engine import simulate; simulate(strategies=['simple'], games=10, seed=1)"
 
 
 def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:

@@ -24,8 +24,8 @@ import time
 
 from common import machine_load
 
-from oklasim.engine import kernel_rules, resolve_all, run_kernel, simulate
-from oklasim.rules import Rules
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, simulate
 
 PAIRINGS = (["simple", "simple"], ["expert", "expert"], ["expert", "eaai"])
 

@@ -24,8 +24,8 @@ from common import machine_load
 
 
 def child(games: int, workers: int) -> None:
-    from oklasim.batch import RunSpec, run
-    from oklasim.rules import Rules
+    from oklasim.game.rules import Rules
+    from oklasim.runs.batch import RunSpec, run
 
     spec = RunSpec.create(Rules(), ["simple", "simple"], games=games, seed=1)
     with tempfile.TemporaryDirectory() as out:

@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-
 from common import machine_load
 
-from oklasim.match import match
-from oklasim.rules import Rules
-from oklasim.stats import mean_ci
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import mean_ci
+from oklasim.game.rules import Rules
 
 SETTINGS = {
     "eaai": "eaai",

@@ -20,14 +20,13 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
-
 from common import machine_load
+from numba import njit
 
 from oklasim._kernels import layout as L
 from oklasim.agent.transcript import recorded_views
-from oklasim.rules import Rules
-from oklasim.strategy import family_module, families, resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import families, family_module, resolve
 
 KINDS = {"draw": L.D_DRAW, "knock": L.D_KNOCK, "discard": L.D_DISCARD}
 CHUNK = 400

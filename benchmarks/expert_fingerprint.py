@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 
-from oklasim.engine import kernel_rules, resolve_all, run_kernel
-from oklasim.rules import Rules
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
 
 EVENTS_PER_HAND = 200  # trace rows reserved per hand: far more than a hand makes
 

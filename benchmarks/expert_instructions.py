@@ -53,8 +53,8 @@ def callgrind_switch(state: str) -> None:
 
 
 def play(pairing: str, preset: str, hands: int, counted: bool) -> None:
-    from oklasim.engine import kernel_rules, resolve_all, run_kernel
-    from oklasim.rules import Rules
+    from oklasim.game.rules import Rules
+    from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
 
     rules = Rules.preset(preset)
     seats = resolve_all(pairing.split(","), rules.players)
@@ -100,8 +100,8 @@ def main() -> None:
             sys.exit(f"expert_instructions: {tool} not found; install valgrind")
     # Pinned before numba is imported: the warm-up here and the run under valgrind (which inherits it) share a key.
     os.environ.update(pinned_cpu_environment())
-    from oklasim.engine import resolve_all
-    from oklasim.rules import Rules
+    from oklasim.game.rules import Rules
+    from oklasim.sim.engine import resolve_all
 
     families = ["expert"] + ([args.also] if args.also else [])
     try:

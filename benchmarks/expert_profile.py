@@ -35,8 +35,8 @@ def _keep_object(library, value):
 
 codegen.CPUCodeLibrary._set_compiled_object = _keep_object
 
-from oklasim.engine import kernel_rules, resolve_all, run_kernel  # noqa: E402 - after the hook above
-from oklasim.rules import Rules  # noqa: E402
+from oklasim.game.rules import Rules  # noqa: E402
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel  # noqa: E402 - after the hook above
 
 
 def function_symbols(object_code: bytes) -> list[tuple[str, int, int]]:

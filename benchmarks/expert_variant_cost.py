@@ -17,13 +17,12 @@ import sys
 import time
 
 import numpy as np
-
 from common import machine_load
 
-from oklasim.match import match
-from oklasim.rules import Rules
-from oklasim.stats import mean_ci
-from oklasim.strategy import resolve
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import mean_ci
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import resolve
 
 OPPONENTS = ("eaai", "expert")
 

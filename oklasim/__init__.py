@@ -10,10 +10,9 @@ The public entry points are re-exported here, loaded on first use so that
 The numba kernels live in ``oklasim._kernels`` and take only ints and arrays.
 """
 
-import sys
 from importlib import import_module
-from types import ModuleType
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 try:
     __version__ = _version("oklasim")
@@ -22,17 +21,17 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 # public name -> the module that defines it
 _EXPORTS = {
-    "Rules": "rules",
-    "simulate": "engine",
-    "play_situation": "engine",
-    "match": "match",
-    "tournament": "match",
-    "RunSpec": "batch",
-    "run": "batch",
-    "resolve": "strategy",
-    "parse_card": "cards",
-    "parse_hand": "cards",
-    "format_hand": "cards",
+    "Rules": "game.rules",
+    "simulate": "sim.engine",
+    "play_situation": "sim.engine",
+    "match": "analysis.match",
+    "tournament": "analysis.match",
+    "RunSpec": "runs.batch",
+    "run": "runs.batch",
+    "resolve": "strategies.registry",
+    "parse_card": "game.cards",
+    "parse_hand": "game.cards",
+    "format_hand": "game.cards",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -49,15 +48,3 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted(__all__)
 
-
-class _Package(ModuleType):
-    """Keeps ``oklasim.match`` the function: importing the submodule of the same name would otherwise bind
-    the module over it (submodules stay reachable as ``sys.modules["oklasim.match"]`` and by import)."""
-
-    def __setattr__(self, name: str, value) -> None:
-        if name in _EXPORTS and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

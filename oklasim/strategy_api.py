@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numba
 
-from ._kernels.cards_nb import (
+from oklasim._kernels.cards_nb import (
     BIT,
     FULL_DECK,
     N_CARDS,
@@ -48,7 +48,7 @@ from ._kernels.cards_nb import (
     suit_of_nb,
     suit_pattern_nb,
 )
-from ._kernels.kit_nb import (
+from oklasim._kernels.kit_nb import (
     OPPONENT_DEADWOOD_CARDS,
     OPPONENT_DRAWS_SCALE,
     allowed_discards_nb,
@@ -87,10 +87,15 @@ from ._kernels.kit_nb import (
     unseen_in_hands_fraction_nb,
     unseen_nb,
 )
-from ._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from ._kernels.linking import DECIDE_SIGNATURE, stack_array_nb
-from ._kernels.melds_nb import deadwood_after_discard_fast_nb, deadwood_after_discard_nb, deadwood_after_each_discard_nb, deadwood_nb
-from .strategy import Family, Param
+from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
+from oklasim._kernels.linking import DECIDE_SIGNATURE, stack_array_nb
+from oklasim._kernels.melds_nb import (
+    deadwood_after_discard_fast_nb,
+    deadwood_after_discard_nb,
+    deadwood_after_each_discard_nb,
+    deadwood_nb,
+)
+from oklasim.strategies.registry import Family, Param
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from numba import njit
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
 from oklasim._kernels.mc_nb import mc_decide_nb
-from oklasim.strategy import family_module
+from oklasim.strategies.registry import family_module
 from oklasim.strategy_api import DECIDE_SIGNATURE, MAX_PARAMS, Family, Param, cache_depends_on
 
 HERE = Path(__file__).resolve().parent

@@ -4,9 +4,9 @@ import os
 
 import pytest
 from hypothesis import settings
-
-from oklasim import batch
 from processes import descendants, wait_for
+
+from oklasim.runs import batch
 
 # A few examples per property: for the kernels run in plain Python (tests/test_kernel_coverage.py).
 settings.register_profile("plain_python", max_examples=10, deadline=None)

@@ -2,7 +2,7 @@
 
 from hypothesis import strategies as st
 
-from oklasim.cards import N_CARDS, N_RANKS, N_SUITS
+from oklasim.game.cards import N_CARDS, N_RANKS, N_SUITS
 
 
 def mask_of(cards) -> int:

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from oklasim import melds
 from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise import advise, estimated_opponent_draws, load_request, read_position, world_prior
-from oklasim.advise.cli import advise_command
 from oklasim.advise.rollouts import FIRST_BATCH
-from oklasim.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
 from oklasim.cli import FriendlyGroup
-from oklasim.engine import simulate
-from oklasim.rules import Rules
+from oklasim.cli.advise import advise_command
+from oklasim.game import melds
+from oklasim.game.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import simulate
 
 QUICK = {"max_samples": 2048, "max_seconds": None}
 
@@ -400,8 +400,8 @@ def test_the_replayed_views_are_the_engines(opponent):
     from oklasim._kernels import engine_nb as E
     from oklasim.advise.history import parse_history, replay
     from oklasim.advise.worlds import opponent_traits
-    from oklasim.engine import kernel_rules, resolve_all, run_kernel
-    from oklasim.strategy import resolve
+    from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
+    from oklasim.strategies.registry import resolve
 
     strategy = resolve(opponent)
     _, _, trace = run_kernel(kernel_rules(Rules(), True), resolve_all(["simple", opponent], 2), 9, 0, 12,
@@ -507,7 +507,7 @@ def test_nonsense_budgets_are_refused_in_one_line(option, value, message):
 def test_the_time_budget_holds_against_a_slow_opponent():
     import time
 
-    from oklasim.strategy import resolve
+    from oklasim.strategies.registry import resolve
 
     resolve("mc(samples=256)")  # compiled before the clock starts
     started = time.perf_counter()
@@ -519,7 +519,7 @@ def test_the_time_budget_holds_against_a_slow_opponent():
 
 def test_the_deadline_cuts_into_a_batch():
     """Against an opponent whose worlds take seconds, the budget stops the workers inside the first batch."""
-    from oklasim.strategy import resolve
+    from oklasim.strategies.registry import resolve
 
     resolve("mc(samples=2048)")
     advice = advise(**SITUATION, opponent="mc(samples=2048)", max_seconds=0.3, workers=2, seed=3)
@@ -550,8 +550,8 @@ def engine_positions(players, seed, games):
     from oklasim._kernels import engine_nb as E
     from oklasim._kernels import layout as L
     from oklasim._kernels import rng_nb
-    from oklasim.engine import resolve_all, run_kernel, stream_key
-    from oklasim.situation import Situation
+    from oklasim.sim.engine import resolve_all, run_kernel, stream_key
+    from oklasim.sim.situation import Situation
 
     rules = Rules(players=players, single_hand=True)
     packed = rules.to_array()
@@ -623,7 +623,7 @@ def engine_positions(players, seed, games):
 def test_situations_build_the_engines_board(players):
     """Between the turns of real hands, ``board_for`` (the one mid-hand builder) gives the board the engine had."""
     from oklasim._kernels import layout as L
-    from oklasim.situation import board_for
+    from oklasim.sim.situation import board_for
 
     hidden = [L.S_DEALER, L.S_TURN, L.S_PHASE, L.S_OFFERS, L.S_FIRST_TAKER, L.S_STOCK_POS]
     checked = 0

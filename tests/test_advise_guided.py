@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from test_advise_roulette import POSITION
 
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import advise_guided_nb as G
@@ -13,9 +14,7 @@ from oklasim.advise import advise
 from oklasim.advise import worlds as worlds_module
 from oklasim.advise.request import Request
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
-from oklasim.strategy import resolve
-
-from test_advise_roulette import POSITION
+from oklasim.strategies.registry import resolve
 
 
 def weighted_shares(hands: np.ndarray, weights: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from test_advise_roulette import POSITION
 
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import advise_rollouts_nb as R
@@ -10,10 +11,8 @@ from oklasim._kernels import layout as L
 from oklasim.advise import advise, rollouts
 from oklasim.advise.request import Request
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
-from oklasim.engine import stream_key
-from oklasim.strategy import resolve
-
-from test_advise_roulette import POSITION
+from oklasim.sim.engine import stream_key
+from oklasim.strategies.registry import resolve
 
 SHARES = (R.O_WON, R.O_LOST, R.O_UNDERCUT)
 

@@ -10,7 +10,7 @@ from oklasim._kernels.rng_nb import stream_state_nb
 from oklasim.advise import advise, rollouts
 from oklasim.advise.request import Request
 from oklasim.advise.worlds import worlds_for
-from oklasim.strategy import resolve
+from oklasim.strategies.registry import resolve
 
 # Seat 0 after its draw; the opponent (seat 1) drew from the stock four times.
 POSITION = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 9h Ks", "upcard": "9c",

@@ -16,8 +16,8 @@ import pytest
 
 from oklasim.agent import Agent, ProtocolError, SeatView
 from oklasim.agent.transcript import transcript
-from oklasim.rules import Rules
-from oklasim.strategy import resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import resolve
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
 
@@ -56,7 +56,7 @@ def test_big_gin_and_ace_rules_are_followed():
 
 def fresh(strategy="simple", rules="seeds") -> SeatView:
     seat = SeatView(Rules.load(rules), resolve(strategy))
-    from oklasim.cards import parse_card, parse_hand
+    from oklasim.game.cards import parse_card, parse_hand
 
     seat.new_hand(0, 1, parse_hand("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d"), parse_card("9c"))
     return seat
@@ -85,7 +85,7 @@ def test_seat_refuses_out_of_turn(action, field):
 
 
 def test_seat_refuses_cards_it_cannot_have():
-    from oklasim.cards import parse_card
+    from oklasim.game.cards import parse_card
 
     seat = fresh()
     seat.passed(0)
@@ -108,7 +108,7 @@ def test_seat_refuses_cards_it_cannot_have():
 
 
 def test_taken_card_may_not_be_discarded():
-    from oklasim.cards import parse_card
+    from oklasim.game.cards import parse_card
 
     seat = fresh()
     seat.drew(0, "pile", None)

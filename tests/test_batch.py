@@ -11,11 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from oklasim import batch, storage
-from oklasim.batch import RunSpec, SerialExecutor, make_executor, run
 from oklasim.cli import main
-from oklasim.engine import simulate
-from oklasim.rules import Rules
+from oklasim.game.rules import Rules
+from oklasim.runs import batch, storage
+from oklasim.runs.batch import RunSpec, SerialExecutor, make_executor, run
+from oklasim.sim.engine import simulate
 
 SORT = ["game", "hand"]
 

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings
 from hand_strategies import hands
+from hypothesis import given, settings
 
 from oklasim._kernels import cards_nb as K
-from oklasim.cards import (
+from oklasim.game.cards import (
     FULL_DECK,
     RANKS,
     SUITS,

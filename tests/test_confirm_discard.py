@@ -11,8 +11,8 @@ import pytest
 
 from oklasim._kernels import layout as L
 from oklasim.agent.transcript import recorded_views
-from oklasim.rules import Rules
-from oklasim.strategy import families, resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import families, resolve
 
 CONFIRMING = sorted(name for name, loaded in families(()).items() if loaded.family.confirms_discard)
 

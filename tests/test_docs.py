@@ -21,7 +21,7 @@ def modules_with_examples() -> list[str]:
 
 
 def test_the_examples_are_found():
-    assert {"oklasim.engine", "oklasim.rules", "oklasim.stats"} <= set(modules_with_examples())
+    assert {"oklasim.sim.engine", "oklasim.game.rules", "oklasim.analysis.stats"} <= set(modules_with_examples())
 
 
 @pytest.mark.parametrize("name", modules_with_examples())

@@ -10,8 +10,8 @@ import pytest
 
 from oklasim._kernels import layout as L
 from oklasim.agent.transcript import recorded_views
-from oklasim.rules import Rules
-from oklasim.strategy import families, resolve
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import families, resolve
 
 
 def answers_move_with_the_drawn_card(family: str, games: int) -> int:

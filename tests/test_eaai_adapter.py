@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from oklasim.match import match
-from oklasim.rules import Rules
-from oklasim.stats import proportion
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import proportion
+from oklasim.game.rules import Rules
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = Path(os.environ.get("OKLASIM_EAAI_SOURCES", REPO.parent / "shared" / "peers" / "gin-rummy-eaai" / "ginrummy"))

@@ -10,14 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trace_checker import check_games
 
-from oklasim import engine, melds, reference
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim._kernels.rng_nb import stream_state_nb
-from oklasim.cards import parse_card, parse_cards, parse_hand
-from oklasim.engine import IllegalDecision, play_situation, simulate
-from oklasim.rules import PRESETS, Rules
-from oklasim.situation import Situation
+from oklasim.game import melds, reference
+from oklasim.game.cards import parse_card, parse_cards, parse_hand
+from oklasim.game.rules import PRESETS, Rules
+from oklasim.sim import engine
+from oklasim.sim.engine import IllegalDecision, play_situation, simulate
+from oklasim.sim.situation import Situation
 
 TEST_STRATEGIES = [str(Path(__file__).parent / "strategies")]
 

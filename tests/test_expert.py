@@ -6,11 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from oklasim import reference, strategy
 from oklasim._kernels import layout as L
-from oklasim.cards import parse_card, parse_hand
-from oklasim.engine import simulate
-from oklasim.rules import Rules
+from oklasim.game import reference
+from oklasim.game.cards import parse_card, parse_hand
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import simulate
+from oklasim.strategies import registry as strategy
 
 MODULE = strategy.family_module(strategy.families()["expert"].source)
 DEFAULTS = strategy.resolve("expert").vector()

@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from oklasim import reference, strategy
 from oklasim._kernels import layout as L
-from oklasim.cards import parse_card, parse_hand
-from oklasim.match import match
-from oklasim.rules import Rules
-from oklasim.stats import paired_difference
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import paired_difference
+from oklasim.game import reference
+from oklasim.game.cards import parse_card, parse_hand
+from oklasim.game.rules import Rules
+from oklasim.strategies import registry as strategy
 
 MODULE = strategy.family_module(strategy.families()["expert"].source)
 DEFAULTS = strategy.resolve("expert").vector()

@@ -10,11 +10,11 @@ import subprocess
 import time
 
 import pytest
-
-from oklasim import storage
-from oklasim.batch import RunSpec, run
-from oklasim.rules import Rules
 from processes import OKLASIM, session_pids, signal_and_collect, start, wait_for
+
+from oklasim.game.rules import Rules
+from oklasim.runs import storage
+from oklasim.runs.batch import RunSpec, run
 
 pytestmark = pytest.mark.slow
 

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 import oklasim
-from oklasim import batch, storage
 from oklasim._kernels import layout as L
-from oklasim.batch import MAX_COUNT, MAX_IN_FLIGHT, RunSpec, run
 from oklasim.cli import main
-from oklasim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, simulate
-from oklasim.experiment import run_experiment
-from oklasim.rules import MAX_BONUS, Rules, field_docs, field_names
+from oklasim.game.rules import MAX_BONUS, Rules, field_docs, field_names
+from oklasim.runs import batch, storage
+from oklasim.runs.batch import MAX_COUNT, MAX_IN_FLIGHT, RunSpec, run
+from oklasim.sim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, simulate
+from oklasim.studies.experiment import run_experiment
 from oklasim.studies.spec import ensure_run
 
 
@@ -315,8 +315,8 @@ def test_match_header_says_what_was_played():
 
 # -- 9. the public API -------------------------------------------------------------------------------
 def test_the_package_reexports_its_entry_points_lazily():
-    code = ("import sys, oklasim; heavy = [m for m in ('numba', 'polars', 'oklasim.engine') if m in sys.modules];"
-            "print(heavy); import oklasim.match; print(callable(oklasim.match))")
+    code = ("import sys, oklasim; heavy = [m for m in ('numba', 'polars', 'oklasim.sim.engine') if m in sys.modules];"
+            "print(heavy); import oklasim.analysis.match; print(callable(oklasim.match))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["[]", "True"]
     assert oklasim.Rules is Rules and oklasim.simulate is simulate

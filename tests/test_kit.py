@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from oklasim import melds, reference
 from oklasim._kernels import kit_nb as K
 from oklasim._kernels import layout as L
-from oklasim.cards import parse_card, parse_hand
+from oklasim.game import melds, reference
+from oklasim.game.cards import parse_card, parse_hand
 
 
 def random_hands(n, size, seed):

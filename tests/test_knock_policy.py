@@ -10,16 +10,23 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from oklasim import knock_policy
-from oklasim.batch import RunSpec, run
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import mean_ci
 from oklasim.cli import main
-from oklasim.experiment import load, run_experiment
-from oklasim.match import match
-from oklasim.rules import Rules
-from oklasim.stats import mean_ci
-from oklasim.studies import knock_equilibrium, knock_thresholds
+from oklasim.game.rules import Rules
+from oklasim.runs.batch import RunSpec, run
+from oklasim.studies import knock_equilibrium, knock_policy, knock_thresholds
+from oklasim.studies.experiment import load, run_experiment
 from oklasim.studies.knock_answers import (
-    ASAP, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, max_min)
+    ASAP,
+    NEVER,
+    advice_over,
+    agrees,
+    best_against,
+    canonical,
+    distinct_rules,
+    max_min,
+)
 from oklasim.studies.knock_equilibrium import policy_spec, symmetric_equilibrium
 from oklasim.studies.knock_scores import band_names, best_by_band, by_band
 from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_by_limit, play_games, play_pairings
@@ -132,7 +139,7 @@ def test_a_knock_limit_no_upcard_gives_is_refused():
     assert Rules().replace(ace_upcard="one", deal_knock_limit=1).knock_limits() == list(range(1, 11))
     with pytest.raises(ValueError, match="outside its range"):
         Rules().replace(deal_knock_limit=11)
-    from oklasim.table import Table
+    from oklasim.table.referee import Table
 
     with pytest.raises(ValueError, match="for simulations only"):  # the table deals as in play, never silently
         Table(Rules().replace(deal_knock_limit=5), [], seed=1)
@@ -389,7 +396,7 @@ def test_shipped_experiment_files_load():
     ("seeds_mix", "mix", 10), ("seeds_maxmin", "max-min", 10), ("seeds_equilibrium", "equilibrium", 10),
     ("ub25_mix", "mix", 25)])
 def test_policy_presets_are_the_shipped_answers(preset, answer, bonus):
-    from oklasim.strategy import resolve
+    from oklasim.strategies.registry import resolve
 
     table = pl.read_csv(knock_policy.SHIPPED).filter((pl.col("answer") == answer) & (pl.col("undercut_bonus") == bonus))
     rules = {row["knock_limit"]: (row["threshold"], row["gin_after_draws"]) for row in table.iter_rows(named=True)}

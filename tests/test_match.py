@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from oklasim import engine
 from oklasim._kernels import engine_nb as E
+from oklasim.analysis.match import MatchResult, match, tournament
+from oklasim.analysis.stats import mean_ci, paired_difference, proportion, ratio_ci, wilson
 from oklasim.cli import main
-from oklasim.match import MatchResult, match, tournament
-from oklasim.rules import Rules
-from oklasim.stats import mean_ci, paired_difference, proportion, ratio_ci, wilson
+from oklasim.game.rules import Rules
+from oklasim.sim import engine
 
 
 def deals(strategies, seed, games):

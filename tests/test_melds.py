@@ -1,17 +1,17 @@
-"""The numba meld kernels against the plain reference (oklasim.reference)."""
+"""The numba meld kernels against the plain reference (oklasim.game.reference)."""
 
 import hashlib
 
 import numpy as np
 import pytest
+from hand_strategies import any_hands, knocker_and_defender
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hand_strategies import any_hands, knocker_and_defender
 
-from oklasim import melds, reference
 from oklasim._kernels import melds_nb, rng_nb
 from oklasim._kernels.tables import all_melds
-from oklasim.cards import format_hand, parse_hand
+from oklasim.game import melds, reference
+from oklasim.game.cards import format_hand, parse_hand
 
 EXAMPLES = settings(max_examples=400, deadline=None)
 

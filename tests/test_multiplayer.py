@@ -8,13 +8,13 @@ import polars as pl
 import pytest
 from trace_checker import check_games
 
-from oklasim import engine
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim.cards import mask_of, parse_card, parse_cards, parse_hand
-from oklasim.engine import play_situation, simulate
-from oklasim.rules import PRESETS, Rules
-from oklasim.situation import Situation, board_for
+from oklasim.game.cards import mask_of, parse_card, parse_cards, parse_hand
+from oklasim.game.rules import PRESETS, Rules
+from oklasim.sim import engine
+from oklasim.sim.engine import play_situation, simulate
+from oklasim.sim.situation import Situation, board_for
 
 TEST_STRATEGIES = [str(Path(__file__).parent / "strategies")]
 
@@ -304,7 +304,7 @@ def test_every_seat_sees_each_opponents_passes_pickups_and_discards(slot):
 
 
 def test_the_spy_refuses_an_inconsistent_view():
-    from oklasim.strategy import resolve
+    from oklasim.strategies.registry import resolve
 
     spy = resolve("spy(check=1)", extra_paths=TEST_STRATEGIES)
     view = np.zeros(L.V_SIZE, dtype=np.int64)

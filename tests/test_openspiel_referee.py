@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from oklasim.agent.openspiel import FIGURES, OPENSPIEL_BOT, crosscheck, play_hands  # noqa: E402
-from oklasim.strategy import resolve  # noqa: E402
+from oklasim.strategies.registry import resolve  # noqa: E402
 
 pytestmark = pytest.mark.peer
 HANDS = 2000

@@ -12,11 +12,11 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from oklasim.agent import Agent  # noqa: E402
-from oklasim.match import match  # noqa: E402
-from oklasim.rules import Rules  # noqa: E402
-from oklasim.stats import proportion  # noqa: E402
-from oklasim.strategy import resolve  # noqa: E402
-from oklasim.table import AgentSeat, Table  # noqa: E402
+from oklasim.analysis.match import match  # noqa: E402
+from oklasim.analysis.stats import proportion  # noqa: E402
+from oklasim.game.rules import Rules  # noqa: E402
+from oklasim.strategies.registry import resolve  # noqa: E402
+from oklasim.table.referee import AgentSeat, Table  # noqa: E402
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
 PROMPTS = [

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oklasim.reference import (
+from oklasim.game.reference import (
     FULL_DECK,
+    _achievable_layoffs,  # white-box: every achievable set
     arrangements,
     best_discards,
     card_value,
@@ -27,7 +28,6 @@ from oklasim.reference import (
     melds_in,
     optimal_arrangements,
 )
-from oklasim.reference import _achievable_layoffs  # white-box: every achievable set
 
 RANKS = "A23456789TJQK"
 SUITS = "scdh"

@@ -1,7 +1,7 @@
 import pytest
 
 from oklasim._kernels import layout as L
-from oklasim.rules import PRESETS, Rules, field_names
+from oklasim.game.rules import PRESETS, Rules, field_names
 
 
 def test_defaults_are_the_seeds_preset():

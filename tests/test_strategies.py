@@ -7,10 +7,10 @@ import time
 import polars as pl
 import pytest
 
-from oklasim import strategy
 from oklasim._kernels import mc_nb
-from oklasim.engine import simulate
-from oklasim.rules import PRESETS, Rules
+from oklasim.game.rules import PRESETS, Rules
+from oklasim.sim.engine import simulate
+from oklasim.strategies import registry as strategy
 
 ALL_NAMES = strategy.names()  # every family (its defaults) and every preset
 FUZZ_RULES = {name: Rules.preset(name) for name in PRESETS} | {

@@ -11,14 +11,16 @@ import numpy as np
 import polars as pl
 import pytest
 
-from oklasim import analysis, combinatorics, melds, storage
 from oklasim._kernels.rng_nb import random_hands_nb
 from oklasim._kernels.tables import N_RANKS
-from oklasim.experiment import build_report, load, run_experiment
-from oklasim.match import match
-from oklasim.rules import Rules
+from oklasim.analysis import tables as analysis
+from oklasim.analysis.match import match
+from oklasim.game import combinatorics, melds
+from oklasim.game.rules import Rules
+from oklasim.runs import storage
 from oklasim.studies import dealt_hands, tournament
 from oklasim.studies.common import quantile_ci
+from oklasim.studies.experiment import build_report, load, run_experiment
 
 NEVER_KNOCKS = "random(knock_probability=0)"
 SPECS = {

@@ -9,12 +9,12 @@ import optuna
 import pytest
 from click.testing import CliRunner
 
-from oklasim import tune as tune_module
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import paired_difference
 from oklasim.cli import main
-from oklasim.engine import stream_key
-from oklasim.match import match
-from oklasim.stats import paired_difference
-from oklasim.tune import JOURNAL_FILE, TuneSpec, tune
+from oklasim.sim.engine import stream_key
+from oklasim.studies import tune as tune_module
+from oklasim.studies.tune import JOURNAL_FILE, TuneSpec, tune
 
 TEST_STRATEGIES = str(Path(__file__).parent / "strategies")
 # Small but real: two knock parameters of threshold, rungs of 200, 400 and 800 deals, 12 candidates (TPE
@@ -113,7 +113,7 @@ def test_an_interrupted_tune_resumes_to_the_same_result(small, tmp_path, monkeyp
 
 KILLER = '''
 import os, signal, sys
-from oklasim import tune as tune_module
+from oklasim.studies import tune as tune_module
 calls = []
 def killed_mid_search(*args, **kwargs):
     calls.append(1)

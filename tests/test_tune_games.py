@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from oklasim import tune as tune_module
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import mean_ci, paired_difference
 from oklasim.cli import main
-from oklasim.match import match
-from oklasim.stats import mean_ci, paired_difference
-from oklasim.tune import TuneSpec, tune
+from oklasim.studies import tune as tune_module
+from oklasim.studies.tune import TuneSpec, tune
 
 # Tiny but real: whole games of threshold against greedy, rungs of 30 and 60 games, 5 candidates.
 GAMES = dict(family="threshold", against=["greedy"], budget=5, seed=3, hands_per_rung=30, rungs=2, held_out=80,

@@ -1,4 +1,4 @@
-"""Re-play an engine trace in plain Python and check every rule against oklasim.reference.
+"""Re-play an engine trace in plain Python and check every rule against oklasim.game.reference.
 
 Given the trace of whole games (2, 3 or 4 players), ``check_games`` re-plays
 every event: each card is in exactly one place, seats act in turn (the first
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from oklasim import reference
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim.cards import card_value, suit_of
-from oklasim.rules import Rules
+from oklasim.game import reference
+from oklasim.game.cards import card_value, suit_of
+from oklasim.game.rules import Rules
 
 BIG_GIN = L.BIG_GIN
 

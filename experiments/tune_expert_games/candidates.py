@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from common import machine_load  # noqa: E402
 
-from oklasim.match import match  # noqa: E402
-from oklasim.rules import Rules  # noqa: E402
-from oklasim.stats import mean_ci, paired_difference  # noqa: E402
+from oklasim.analysis.match import match  # noqa: E402
+from oklasim.analysis.stats import mean_ci, paired_difference  # noqa: E402
+from oklasim.game.rules import Rules  # noqa: E402
 
 STRATEGIES = str(Path(__file__).resolve().parent / "strategies")
 

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from common import machine_load  # noqa: E402
 
-from oklasim.match import match  # noqa: E402
-from oklasim.rules import Rules  # noqa: E402
-from oklasim.stats import paired_difference  # noqa: E402
+from oklasim.analysis.match import match  # noqa: E402
+from oklasim.analysis.stats import paired_difference  # noqa: E402
+from oklasim.game.rules import Rules  # noqa: E402
 
 OPPONENTS = ("eaai", "simple", "defensive", "score_aware", "threshold:early_then_gin", "threshold:gin_only", "expert")
 

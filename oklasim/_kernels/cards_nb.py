@@ -2,7 +2,7 @@
 
 A card index is ``suit * N_RANKS + rank``, suits ``s c d h`` (0..3), ranks
 ace = 0 ... king = 12; a hand is a 52-bit mask, bit ``i`` for card ``i``.
-``oklasim.cards`` (text <-> index <-> mask) builds on these names.
+``oklasim.game.cards`` (text <-> index <-> mask) builds on these names.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Index constants of ``Rules.to_array()`` and codes of its enumerated fields.
 
-Kernels read the packed rules through these names; ``oklasim.rules`` packs
+Kernels read the packed rules through these names; ``oklasim.game.rules`` packs
 them. Plain module-level ints, which numba treats as compile-time constants.
 """
 

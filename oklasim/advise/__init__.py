@@ -36,11 +36,11 @@ Monte Carlo), ``result`` (the answer), ``request`` (every field, once),
 ``cli`` (the command), ``played`` (positions from real games).
 """
 
-from .position import Position, read_position, view_of
-from .request import Request, load_request
-from .result import Advice, Candidate, Estimate
-from .rollouts import advise
-from .worlds import estimated_opponent_draws, world_prior
+from oklasim.advise.position import Position, read_position, view_of
+from oklasim.advise.request import Request, load_request
+from oklasim.advise.result import Advice, Candidate, Estimate
+from oklasim.advise.rollouts import advise
+from oklasim.advise.worlds import estimated_opponent_draws, world_prior
 
 __all__ = ["Advice", "Candidate", "Estimate", "Position", "Request", "advise", "estimated_opponent_draws",
            "load_request", "read_position", "view_of", "world_prior"]

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._kernels import advise_history_nb as H
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from ..cards import N_CARDS, format_card, mask_of, parse_card
-from ..rules import Rules
+from oklasim._kernels import advise_history_nb as H
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
+from oklasim.game.rules import Rules
 
 ME, OPP = 0, 1  # seats in the advisor's views
 DRAWS = ("pass", "upcard", "pile", "stock")

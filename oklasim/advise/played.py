@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from ..cards import format_card, format_hand
-from ..engine import kernel_rules, resolve_all, run_kernel
-from ..rules import Rules
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.game.cards import format_card, format_hand
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
 
 
 def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_only: bool = True,

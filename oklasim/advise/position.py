@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import advise_board_nb as B
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from ..cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
-from ..rules import Rules
+from oklasim._kernels import advise_board_nb as B
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.game.cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
+from oklasim.game.rules import Rules
 
 SEAT_NAMES = {"me": 0, "opponent": 1, "left": 1, "across": 2, "right": -1}  # right: the seat before mine
 

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import format_hand
-from ..stats import Estimate
-from .position import Position, seat_name
+from oklasim.advise.position import Position, seat_name
+from oklasim.analysis.stats import Estimate
+from oklasim.game.cards import format_hand
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,17 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .._kernels import advise_columns_nb as C
-from .._kernels import advise_rollouts_nb as R
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from ..cards import format_card, format_hand
-from ..engine import IllegalDecision, raise_illegal, stream_key
-from ..stats import Estimate
-from ..strategy import Strategy, resolve
-from .request import Request
-from .result import Advice, Candidate
-from .worlds import Guide, worlds_for
+from oklasim._kernels import advise_columns_nb as C
+from oklasim._kernels import advise_rollouts_nb as R
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.advise.request import Request
+from oklasim.advise.result import Advice, Candidate
+from oklasim.advise.worlds import Guide, worlds_for
+from oklasim.analysis.stats import Estimate
+from oklasim.game.cards import format_card, format_hand
+from oklasim.sim.engine import IllegalDecision, raise_illegal, stream_key
+from oklasim.strategies.registry import Strategy, resolve
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._kernels import advise_history_nb as H
-from .._kernels import advise_worlds_nb as W
-from .._kernels import layout as L
-from ..cards import N_CARDS, mask_of
-from ..strategy import Strategy
-from .history import parse_history, replay
-from .position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
-from .request import Request
+from oklasim._kernels import advise_history_nb as H
+from oklasim._kernels import advise_worlds_nb as W
+from oklasim._kernels import layout as L
+from oklasim.advise.history import parse_history, replay
+from oklasim.advise.position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
+from oklasim.advise.request import Request
+from oklasim.game.cards import N_CARDS, mask_of
+from oklasim.strategies.registry import Strategy
 
 PRIORS = ("played", "uniform")
 

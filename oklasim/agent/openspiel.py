@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import melds
-from .._kernels import layout as L
-from ..cards import mask_of, parse_card
-from ..engine import simulate
-from ..rules import Rules
-from ..stats import Z95, Estimate, mean_ci
-from ..strategy import Strategy, resolve
-from .seat import SeatView
+from oklasim._kernels import layout as L
+from oklasim.agent.seat import SeatView
+from oklasim.analysis.stats import Z95, Estimate, mean_ci
+from oklasim.game import melds
+from oklasim.game.cards import mask_of, parse_card
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import simulate
+from oklasim.strategies.registry import Strategy, resolve
 
 OPENSPIEL_BOT = "openspiel-simple"  # OpenSpiel's own simple bot as the opponent
 DEALER = 1

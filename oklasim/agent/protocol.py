@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any, TextIO
 
-from .. import __version__
-from ..cards import format_card, format_hand, mask_of, parse_card
-from ..rules import Rules
-from ..strategy import Strategy
-from .seat import ProtocolError, SeatView
+from oklasim import __version__
+from oklasim.agent.seat import ProtocolError, SeatView
+from oklasim.game.cards import format_card, format_hand, mask_of, parse_card
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import Strategy
 
 PROTOCOL_VERSION = 1
 DECISIONS = ("take_upcard", "draw", "discard", "melds")

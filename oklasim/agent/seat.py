@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from .._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
-from .._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
-from ..cards import N_CARDS, format_hand
-from ..engine import DECISION_NAMES, stream_key
-from ..rules import Rules
-from ..strategy import Strategy
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
+from oklasim._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
+from oklasim.game.cards import N_CARDS, format_hand
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import DECISION_NAMES, stream_key
+from oklasim.strategies.registry import Strategy
 
 BIT = 1
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._kernels import engine_nb as E
-from .._kernels import layout as L
-from ..cards import format_card, format_hand
-from ..engine import kernel_rules, resolve_all, run_kernel
-from ..rules import Rules
-from ..strategy import resolve
-from .protocol import Agent
+from oklasim._kernels import engine_nb as E
+from oklasim._kernels import layout as L
+from oklasim.agent.protocol import Agent
+from oklasim.game.cards import format_card, format_hand
+from oklasim.game.rules import Rules
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
+from oklasim.strategies.registry import resolve
 
 TRACE_ROWS_PER_GAME = 4000
 

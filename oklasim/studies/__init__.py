@@ -2,7 +2,7 @@
 and ``report(experiment, run_dir, report_dir) -> Path``; ``experiments/*.toml`` name them by ``kind``.
 What they share (``Experiment``, ``ensure_run``, ``provenance``, ``result_key``) is in ``spec``."""
 
-from . import dealt_hands, knock_thresholds, tournament, upcard_effects
+from oklasim.studies import dealt_hands, knock_thresholds, tournament, upcard_effects
 
 STUDIES = {
     "dealt_hands": dealt_hands,

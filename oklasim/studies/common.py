@@ -7,7 +7,7 @@ import math
 import numpy as np
 import polars as pl
 
-from ..stats import Z95
+from oklasim.analysis.stats import Z95
 
 
 def error_bars(ax, x, frame: pl.DataFrame, name: str, label: str, **style) -> None:

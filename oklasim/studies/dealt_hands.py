@@ -3,7 +3,7 @@
 * The deadwood of the dealt 10 cards, and the best deadwood of 11 cards
   (10 dealt + one more, after the best discard), sampled.
 * The exact probability of a dealt gin (10 cards with no deadwood), by
-  counting (``oklasim.combinatorics``): every union of pairwise-disjoint
+  counting (``oklasim.game.combinatorics``): every union of pairwise-disjoint
   melds covering exactly 10 cards is a gin hand and every gin hand is one,
   so the distinct unions, divided by C(52, 10), give the probability. The
   same count for 11 cards gives the exact chance that the non-dealer's first
@@ -34,17 +34,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from .. import __version__, melds, storage
-from .._kernels import SOURCE_HASH
-from .._kernels.rng_nb import random_hands_nb
-from .._kernels.tables import N_RANKS
-from ..analysis import RANK_ORDER
-from ..combinatorics import exact_counts
-from ..engine import stream_key
-from ..report import Report
-from ..stats import Z95, proportion
-from .common import fmt_interval, quantile_ci
-from .spec import Experiment, provenance, result_key
+from oklasim import __version__
+from oklasim._kernels import SOURCE_HASH
+from oklasim._kernels.rng_nb import random_hands_nb
+from oklasim._kernels.tables import N_RANKS
+from oklasim.analysis.report import Report
+from oklasim.analysis.stats import Z95, proportion
+from oklasim.analysis.tables import RANK_ORDER
+from oklasim.game import melds
+from oklasim.game.combinatorics import exact_counts
+from oklasim.runs import storage
+from oklasim.sim.engine import stream_key
+from oklasim.studies.common import fmt_interval, quantile_ci
+from oklasim.studies.spec import Experiment, provenance, result_key
 
 RESULTS_FILE = "dealt_hands.json"
 HISTOGRAM_FILE = "deadwood_histograms.csv"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import Estimate, mean_ci
+from oklasim.analysis.stats import Estimate, mean_ci
 
 NEVER = 99
 ASAP = (10, NEVER)

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rules import Rules
-from ..stats import Estimate, mean_ci
-from .knock_answers import ASAP, canonical, distinct_rules
-from .paired_pool import Pairing, play_by_limit
+from oklasim.analysis.stats import Estimate, mean_ci
+from oklasim.game.rules import Rules
+from oklasim.studies.knock_answers import ASAP, canonical, distinct_rules
+from oklasim.studies.paired_pool import Pairing, play_by_limit
 
 FP_ITERATIONS = 5_000
 Z95 = 1.96

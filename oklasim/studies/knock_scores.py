@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ..stats import Z95, mean_ci, proportion
-from .paired_pool import GamesPlayed
+from oklasim.analysis.stats import Z95, mean_ci, proportion
+from oklasim.studies.paired_pool import GamesPlayed
 
 
 def band_names(edges: list[int]) -> list[str]:

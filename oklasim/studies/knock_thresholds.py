@@ -41,15 +41,26 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from ..report import Report
-from ..storage import atomic_write_bytes
-from ..stats import mean_ci
-from . import knock_equilibrium, knock_scores
-from .knock_answers import ASAP, MAXMIN, MIX, NEVER, advice_over, agrees, best_against, canonical, distinct_rules, \
-    max_min, rule_words
-from .knock_equilibrium import play_grid
-from .paired_pool import GamesPlayed, Pairing, play_games
-from .spec import Experiment, provenance, result_key
+from oklasim.analysis.report import Report
+from oklasim.analysis.stats import mean_ci
+from oklasim.runs.storage import atomic_write_bytes
+from oklasim.studies import knock_equilibrium, knock_scores
+from oklasim.studies.knock_answers import (
+    ASAP,
+    MAXMIN,
+    MIX,
+    NEVER,
+    advice_over,
+    agrees,
+    best_against,
+    canonical,
+    distinct_rules,
+    max_min,
+    rule_words,
+)
+from oklasim.studies.knock_equilibrium import play_grid
+from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_games
+from oklasim.studies.spec import Experiment, provenance, result_key
 
 DEFAULTS = {
     "opponents": ["greedy", "defensive", "threshold:gin_only", "threshold:early_then_gin", "expert"],

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..batch import RunSpec, make_executor, play_shard
-from ..match import seat_nets, seatings
-from ..rules import Rules
+from oklasim.analysis.match import seat_nets, seatings
+from oklasim.game.rules import Rules
+from oklasim.runs.batch import RunSpec, make_executor, play_shard
 
 TWO = 2  # the knock study pairs two players
 

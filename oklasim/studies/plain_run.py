@@ -6,9 +6,9 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import storage
-from ..analysis import by_upcard, outcome_mix, rank_sorted, seat_table
-from ..report import Report
+from oklasim.analysis.report import Report
+from oklasim.analysis.tables import by_upcard, outcome_mix, rank_sorted, seat_table
+from oklasim.runs import storage
 
 
 def report(run_dir: Path, report_dir: Path) -> Path:

@@ -1,6 +1,6 @@
 """What every study shares: the experiment it runs, its stored runs, the facts its report gives.
 
-The studies import these from here (not from ``oklasim.experiment``, which loads
+The studies import these from here (not from ``oklasim.studies.experiment``, which loads
 experiment files and dispatches to the studies), so the import graph has no circle.
 """
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import storage
-from ..batch import RunResult, RunSpec, run, written_by_this_code
-from ..keys import result_key
-from ..rules import Rules
+from oklasim.game.rules import Rules
+from oklasim.runs import storage
+from oklasim.runs.batch import RunResult, RunSpec, run, written_by_this_code
+from oklasim.runs.keys import result_key
 
 __all__ = ["Experiment", "ensure_run", "provenance", "result_key"]
 

@@ -27,15 +27,15 @@ import numpy as np
 import polars as pl
 from matplotlib.colors import SymLogNorm
 
-from .. import storage
-from .._kernels import SOURCE_HASH
-from ..batch import RunSpec
-from ..match import MatchResult, TournamentResult, match
-from ..report import Report
-from ..stats import Estimate, proportion
-from ..strategy import resolve
-from .common import fmt, fmt_interval
-from .spec import Experiment, provenance, result_key
+from oklasim._kernels import SOURCE_HASH
+from oklasim.analysis.match import MatchResult, TournamentResult, match
+from oklasim.analysis.report import Report
+from oklasim.analysis.stats import Estimate, proportion
+from oklasim.runs import storage
+from oklasim.runs.batch import RunSpec
+from oklasim.strategies.registry import resolve
+from oklasim.studies.common import fmt, fmt_interval
+from oklasim.studies.spec import Experiment, provenance, result_key
 
 INDEX_FILE = "tournament.json"
 MATCH_DIR = "matches"

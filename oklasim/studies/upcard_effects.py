@@ -17,12 +17,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
-from .. import storage
-from ..analysis import PLAYER_OUTCOMES, UPCARD_OUTCOMES, by_upcard, group_means, group_shares, rank_sorted
-from ..batch import RunSpec
-from ..report import Report
-from .common import error_bars, fmt
-from .spec import Experiment, ensure_run, provenance
+from oklasim.analysis.report import Report
+from oklasim.analysis.tables import PLAYER_OUTCOMES, UPCARD_OUTCOMES, by_upcard, group_means, group_shares, rank_sorted
+from oklasim.runs import storage
+from oklasim.runs.batch import RunSpec
+from oklasim.studies.common import error_bars, fmt
+from oklasim.studies.spec import Experiment, ensure_run, provenance
 
 COLOURS = {"knock": "#4c78a8", "gin": "#54a24b", "undercut": "#e45756", "void": "#bab0ac"}
 

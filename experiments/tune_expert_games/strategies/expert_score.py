@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from oklasim._kernels.linking import decide_function
-from oklasim.strategy import family_module
+from oklasim.strategies.registry import family_module
 from oklasim.strategy_api import (
     BIG_GIN,
     D_KNOCK,

@@ -1,0 +1,326 @@
+"""Fair comparisons: duplicate (paired) deals, matches between two strategies, round-robin tournaments.
+
+Every deal is played twice with the seats swapped: game ``g`` of a seed has
+the same deck order (and the same first dealer) whichever strategy sits
+where, so A's result in seat 0 and in seat 1 on the same deal form a pair
+and the luck of the cards largely cancels in their difference.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from oklasim.analysis.stats import Estimate, mean_ci, proportion, ratio_ci
+from oklasim.game.rules import Rules
+from oklasim.runs.batch import RunSpec, run
+from oklasim.strategies.registry import Strategy, resolve
+
+
+@dataclass(frozen=True)
+class Side:
+    """One strategy's figures over both seatings."""
+
+    name: str
+    points_per_hand: Estimate
+    hands_won: Estimate
+    games_won: Estimate | None
+    outcomes: dict[str, Estimate]
+
+    def as_dict(self) -> dict:
+        out = {
+            "name": self.name,
+            "points_per_hand": self.points_per_hand.as_dict(),
+            "hands_won": self.hands_won.as_dict(),
+            "outcomes": {k: v.as_dict() for k, v in self.outcomes.items()},
+        }
+        if self.games_won is not None:
+            out["game_win_rate"] = self.games_won.as_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Side:
+        """The inverse of ``as_dict``."""
+        games_won = data.get("game_win_rate")
+        return cls(data["name"], Estimate.from_dict(data["points_per_hand"]), Estimate.from_dict(data["hands_won"]),
+                   None if games_won is None else Estimate.from_dict(games_won),
+                   {name: Estimate.from_dict(value) for name, value in data["outcomes"].items()})
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    a: Side
+    b: Side
+    diff_points_per_hand: Estimate  # A minus B, from paired deals
+    unpaired_diff_points_per_hand: Estimate  # the same data treated as unpaired, for comparison
+    void_share: Estimate
+    mode: str
+    deals: int
+    hands: int
+    seed: int
+    rules: dict = field(repr=False)
+    # A's paired net points on each deal, averaged over the seatings (hands mode): for paired comparisons
+    # across matches on the same deals, e.g. a tuned strategy and its default against one opponent.
+    deal_nets: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # A's share of the wins of each game over the seatings (games mode): 1 won in every seat, 0 in none.
+    game_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def variance_reduction(self) -> float:
+        """How many times fewer deals pairing needs for the same interval width."""
+        paired = self.diff_points_per_hand.half_width
+        return (self.unpaired_diff_points_per_hand.half_width / paired) ** 2 if paired else float("inf")
+
+    def as_dict(self) -> dict:
+        return {
+            "a": self.a.as_dict(),
+            "b": self.b.as_dict(),
+            "diff_points_per_hand": self.diff_points_per_hand.as_dict(),
+            "unpaired_diff_points_per_hand": self.unpaired_diff_points_per_hand.as_dict(),
+            "variance_reduction": self.variance_reduction,
+            "void": self.void_share.as_dict(),
+            "mode": self.mode,
+            "deals": self.deals,
+            "hands": self.hands,
+            "seed": self.seed,
+            "rules": self.rules,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> MatchResult:
+        """The inverse of ``as_dict`` (``variance_reduction`` is derived again; the per-deal arrays are not stored)."""
+        return cls(
+            a=Side.from_dict(data["a"]),
+            b=Side.from_dict(data["b"]),
+            diff_points_per_hand=Estimate.from_dict(data["diff_points_per_hand"]),
+            unpaired_diff_points_per_hand=Estimate.from_dict(data["unpaired_diff_points_per_hand"]),
+            void_share=Estimate.from_dict(data["void"]),
+            mode=data["mode"],
+            deals=int(data["deals"]),
+            hands=int(data["hands"]),
+            seed=int(data["seed"]),
+            rules=data["rules"],
+        )
+
+
+def _points_of(seat: pl.Expr, players: int) -> pl.Expr:
+    """The points column of a seat given as an expression."""
+    expr = pl.lit(0)
+    for p in range(players):
+        expr = pl.when(seat == p).then(pl.col(f"points_{p}")).otherwise(expr)
+    return expr
+
+
+def _side(name: str, hands: pl.DataFrame, games: pl.DataFrame | None, mine, players: int) -> Side:
+    """One side's figures; ``mine(expr)`` says whether a seat (an expression) belongs to the side."""
+    sides_seats = range(players)
+    own_points = sum(pl.when(mine(pl.lit(p))).then(pl.col(f"points_{p}")).otherwise(0) for p in sides_seats)
+    own_seats = sum(pl.when(mine(pl.lit(p))).then(1).otherwise(0) for p in sides_seats)
+    knocked = mine(pl.col("knocker"))
+    undercut_made = sum(
+        pl.when(mine(pl.lit(p)) & (pl.col("knocker") != p) & (pl.col(f"points_{p}") > 0)).then(1).otherwise(0)
+        for p in sides_seats
+    )
+    table = hands.select(
+        per_seat=own_points / own_seats,
+        won=mine(pl.col("winner")),
+        knock=knocked & (pl.col("outcome") == "knock"),
+        gin=knocked & pl.col("outcome").is_in(["gin", "big_gin"]),
+        undercut_suffered=knocked & (pl.col("outcome") == "undercut"),
+        undercut_made=(pl.col("knocker") >= 0) & ~knocked & (undercut_made > 0),
+    )
+    n = table.height
+    outcomes = {k: proportion(int(table[k].sum()), n) for k in ("knock", "gin", "undercut_suffered", "undercut_made")}
+    games_won = None
+    if games is not None:
+        games_won = proportion(int(games.select(mine(pl.col("winner")).sum()).item()), games.height)
+    return Side(name, mean_ci(table["per_seat"].to_numpy()), proportion(int(table["won"].sum()), n), games_won, outcomes)
+
+
+def seatings(a, b, players: int) -> list[list]:
+    """The seatings of a duplicate deal: A in each seat in turn, B in every other seat."""
+    return [[a if place == seat else b for place in range(players)] for seat in range(players)]
+
+
+def seat_nets(hands: pl.DataFrame, seat: int, players: int) -> np.ndarray:
+    """Per hand, the seat's points minus the average of the other seats' (A's net when A sits in ``seat``)."""
+    others = [hands[f"points_{p}"].to_numpy() for p in range(players) if p != seat]
+    return hands[f"points_{seat}"].to_numpy() - np.mean(others, axis=0)
+
+
+def match(
+    a: str | Strategy,
+    b: str | Strategy,
+    rules: Rules | None = None,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    workers: int | None = 1,
+    strategy_paths: Sequence[str] = (),
+    progress: bool = False,
+) -> MatchResult:
+    """Play A against B on duplicate deals: each deal once per seat, A taking each seat in turn.
+
+    With two players this is the classic swap of seats; with 3-4, B holds
+    every other seat. A's result on a deal is its points minus the average
+    of B's seats, averaged over the seatings.
+    """
+    rules = rules or Rules()
+    players = rules.players
+    sa = a if isinstance(a, Strategy) else resolve(a, extra_paths=strategy_paths)
+    sb = b if isinstance(b, Strategy) else resolve(b, extra_paths=strategy_paths)
+    frames, game_frames, nets = [], [], []
+    for seat, seats in enumerate(seatings(sa, sb, players)):
+        spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, strategy_paths=strategy_paths)
+        result = run(spec, None, workers=workers, progress=progress)
+        h = result.hands.with_columns(pl.lit(seat).alias("seating"))
+        nets.append(seat_nets(h, seat, players))
+        frames.append(h)
+        if games is not None:
+            game_frames.append(result.games.with_columns(pl.lit(seat).alias("seating")))
+    deal_nets = None
+    if hands is not None:
+        deal_nets = np.mean(nets, axis=0)  # hand i of every seating is the same deal
+        paired = mean_ci(deal_nets)
+        unpaired = mean_ci(np.concatenate(nets))
+    else:
+        per_game = [
+            h.with_columns(net=pl.Series(net)).group_by("game").agg(pl.col("net").sum(), pl.len().alias("n")).sort("game")
+            for h, net in zip(frames, nets)
+        ]
+        total = sum(g["net"].to_numpy() for g in per_game)
+        count = sum(g["n"].to_numpy() for g in per_game)
+        paired = ratio_ci(total, count)  # game g of every seating starts alike
+        unpaired = ratio_ci(np.concatenate([g["net"].to_numpy() for g in per_game]) * players,
+                            np.concatenate([g["n"].to_numpy() for g in per_game]) * players)
+    every = pl.concat(frames)
+    every_game = pl.concat(game_frames) if games is not None else None
+    game_wins = None
+    if games is not None:  # game g of every seating is dealt alike; A sits in seat ``seating``
+        game_wins = np.mean([g.sort("game")["winner"].to_numpy() == seat for seat, g in enumerate(game_frames)], axis=0)
+    void = int(every["outcome"].is_in(["void", "guard"]).sum())
+    return MatchResult(
+        a=_side(sa.name, every, every_game, lambda seat: seat == pl.col("seating"), players),
+        b=_side(sb.name, every, every_game, lambda seat: (seat >= 0) & (seat != pl.col("seating")), players),
+        diff_points_per_hand=paired,
+        unpaired_diff_points_per_hand=unpaired,
+        void_share=proportion(void, every.height),
+        mode="hands" if hands is not None else "games",
+        deals=hands if hands is not None else games,
+        hands=every.height,
+        seed=seed,
+        rules=rules.to_dict(),
+        deal_nets=deal_nets,
+        game_wins=game_wins,
+    )
+
+
+def match_text(result: MatchResult) -> str:
+    players = result.rules["players"]
+    seatings = "both seatings" if players == 2 else f"{players} seatings, {result.a.name} taking each seat in turn"
+    lines = [
+        f"{result.a.name} vs {result.b.name}: {result.deals:,} {result.mode}, each played in {seatings} "
+        f"({result.hands:,} hands), seed {result.seed}"
+    ]
+    header = f"{'':<28}{'points/hand':>16}{'hands won':>16}{'knock':>14}{'gin':>14}{'undercut by':>14}{'undercut':>14}"
+    if result.a.games_won is not None:
+        header += f"{'games won':>16}"
+    lines.append(header)
+    for side in (result.a, result.b):
+        o = side.outcomes
+        row = (
+            f"{side.name[:27]:<28}{side.points_per_hand.text(2):>16}{side.hands_won.text(1, True):>16}"
+            f"{o['knock'].text(1, True):>14}{o['gin'].text(1, True):>14}{o['undercut_suffered'].text(1, True):>14}"
+            f"{o['undercut_made'].text(1, True):>14}"
+        )
+        if side.games_won is not None:
+            row += f"{side.games_won.text(1, True):>16}"
+        lines.append(row)
+    d = result.diff_points_per_hand
+    verdict = "no significant difference"
+    if d.low > 0:
+        verdict = f"{result.a.name} is better"
+    elif d.high < 0:
+        verdict = f"{result.b.name} is better"
+    gain = result.variance_reduction
+    pairing = (
+        f"pairing cut the variance {gain:.1f}x"
+        if gain > 1
+        else f"pairing did not cut the variance ({gain:.1f}x: games part ways after their first hand)"
+    )
+    lines.append(
+        f"A - B points per hand (paired): {d.text(3)}  [{d.low:.3f}, {d.high:.3f}]  -> {verdict}; "
+        f"{pairing}; void hands {result.void_share.text(1, True)}"
+    )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    names: list[str]
+    matches: dict[tuple[str, str], MatchResult]
+
+    def score(self, name: str) -> Estimate:
+        """Average paired edge in points per hand against all the others (independent matches)."""
+        edges = []
+        for (a, b), result in self.matches.items():
+            d = result.diff_points_per_hand
+            if a == name:
+                edges.append((d.mean, d.half_width))
+            elif b == name:
+                edges.append((-d.mean, d.half_width))
+        mean = float(np.mean([e[0] for e in edges]))
+        half = float(np.sqrt(sum(e[1] ** 2 for e in edges))) / len(edges)
+        return Estimate(mean, mean - half, mean + half, len(edges))
+
+    def ranking(self) -> list[tuple[str, Estimate]]:
+        return sorted(((n, self.score(n)) for n in self.names), key=lambda item: -item[1].mean)
+
+    def as_dict(self) -> dict:
+        return {
+            "ranking": [{"name": n, "edge_points_per_hand": e.as_dict()} for n, e in self.ranking()],
+            "matches": [
+                {"a": a, "b": b, "diff_points_per_hand": r.diff_points_per_hand.as_dict()}
+                for (a, b), r in self.matches.items()
+            ],
+        }
+
+
+def tournament(names: Sequence[str], progress_callback=None, **match_args) -> TournamentResult:
+    """Round robin: a paired match between every two strategies."""
+    if len(set(names)) < 2:
+        raise ValueError("a tournament needs at least two different strategies")
+    for name in names:  # every name checked before the first match is played
+        resolve(name, extra_paths=match_args.get("strategy_paths", ()))
+    results = {}
+    for a, b in itertools.combinations(names, 2):
+        results[(a, b)] = match(a, b, **match_args)
+        if progress_callback:
+            progress_callback(a, b)
+    return TournamentResult(list(names), results)
+
+
+def tournament_text(result: TournamentResult) -> str:
+    width = max(len(n) for n in result.names) + 2
+    lines = ["row minus column, points per hand (paired, 95% interval); * = significant"]
+    lines.append(" " * width + "".join(f"{n[:15]:>17}" for n in result.names))
+    for row in result.names:
+        cells = []
+        for col in result.names:
+            if row == col:
+                cells.append(f"{'-':>17}")
+                continue
+            r = result.matches.get((row, col))
+            d = r.diff_points_per_hand if r else result.matches[(col, row)].diff_points_per_hand
+            sign = 1 if r else -1
+            mark = "*" if d.low > 0 or d.high < 0 else " "
+            cells.append(f"{sign * d.mean:>+9.2f} ±{d.half_width:.2f}{mark}")
+        lines.append(f"{row:<{width}}" + "".join(cells))
+    lines.append("ranking by average edge:")
+    for place, (name, edge) in enumerate(result.ranking(), 1):
+        lines.append(f"  {place}. {name:<{width}} {edge.mean:+.3f} ±{edge.half_width:.3f} points per hand")
+    return "\n".join(lines)

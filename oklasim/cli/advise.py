@@ -1,0 +1,84 @@
+"""``oklasim advise``: should I knock now? (registered in ``oklasim.cli`` with ``main.add_command``).
+
+Its options are derived from the fields of ``Request``: one option per field,
+spelled as the field (``--opponent-took``) unless the field names a flag.
+"""
+
+from __future__ import annotations
+
+import click
+
+from oklasim.advise.request import FIELDS, Request
+from oklasim.cli.options import strategy_path_option
+
+ADVISE_EPILOG = """\b
+Examples:
+  oklasim advise "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks" --upcard 9c --pile "9c 8d 4s Qh"
+  oklasim advise --file position.toml --json
+\b
+The file (JSON, or TOML) takes the fields of oklasim.advise.Request, named as the
+long options with '_' for '-' (--samples is max_samples, --seconds max_seconds):
+  hand = "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks"
+  upcard = "9c"          # or: limit = 9
+  pile = "9c 8d 4s Qh"   # bottom first
+  opponent_took = "8c"
+  scores = [40, 65]      # yours, the opponent's: adds the chance to win the game
+  rules = "seeds"        # a preset, a TOML file, or a table of fields
+  opponent = "simple"
+Flags given on the command line override the file.
+"""
+
+
+def _option(name: str):
+    """The click parameter of one request field."""
+    meta = FIELDS[name].metadata
+    if name == "hand":
+        return click.argument("hand", required=False)
+    flag = "--" + (meta["flag"] or name).replace("_", "-")
+    default = meta["shown"] or FIELDS[name].default
+    help_text = meta["help"] + (f"  [default: {default}]" if default not in (None, ()) else "")
+    if meta["kind"] is bool:
+        return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=help_text)
+    kind = click.Choice(meta["choices"]) if meta["choices"] else {int: int, float: float}.get(meta["kind"])
+    return click.option(flag, name, type=kind, help=help_text)
+
+
+def _advise(request_file, as_json, strategy_paths, **flags) -> None:
+    """Should I knock now? Weigh knocking against playing on for one situation, by Monte Carlo.
+
+    HAND is your 10 cards (before your draw: taking the pile top, drawing
+    from the stock and, on the first turn, passing are weighed too) or 11
+    (after your draw). The opponent's hand and the stock are sampled
+    consistently with what you know; every action is played out in the same
+    sampled worlds by the continuation strategies; the report gives each
+    action's expected points (yours minus the opponent's, this hand) with
+    95% intervals, the undercut risk of each knock, the chance to win the
+    game when --scores are given, and the recommendation.
+    """
+    from oklasim.advise.request import load_request
+    from oklasim.advise.rollouts import run
+
+    values = load_request(request_file) if request_file else {}
+    values.update({k: v for k, v in flags.items() if v is not None})
+    if flags["precision"] == 0:
+        values["precision"] = None  # 0 on the command line: stop on separation alone
+    if not values.get("hand"):
+        raise ValueError("give your hand (HAND, or hand in --file)")
+    advice = run(Request.from_fields(values), tuple(strategy_paths))
+    if as_json:
+        click.echo(advice.to_json())
+    else:
+        for line in advice.lines():
+            click.echo(line)
+
+
+_params = [_option(name) for name in FIELDS] + [
+    click.option("--file", "request_file", type=click.Path(exists=True, dir_okay=False),
+                 help="JSON or TOML file with the request (flags override it)."),
+    click.option("--json", "as_json", is_flag=True, help="Print JSON for tools."),
+    strategy_path_option(),
+]
+for _param in reversed(_params):
+    _advise = _param(_advise)
+
+advise_command = click.command("advise", epilog=ADVISE_EPILOG)(_advise)

@@ -1,0 +1,74 @@
+"""The command-line options several commands share, each defined once, the parsing they need, and the interrupt.
+
+Each function returns a click decorator: ``@rules_option()``. A command whose
+``--seed`` means something of its own says so in ``seed_option(help)``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from oklasim.game.rules import Rules
+
+
+class Interrupted(click.ClickException):
+    """A command stopped by Ctrl-C, SIGTERM or SIGHUP: one line, and the exit status a shell gives it."""
+
+    exit_code = 130
+
+
+def rules_option(help: str = "Rules preset or TOML file."):  # noqa: A002 - click's own name for it
+    return click.option("--rules", "rules_spec", default="seeds", show_default=True, help=help)
+
+
+def players_option():
+    return click.option("--players", type=click.IntRange(2, 4),
+                        help="Players (2-4; 3-4 play 7 cards each) [as the rules say].")
+
+
+def rules_and_players():
+    """``--rules`` and ``--players``, read together by ``load_rules``."""
+    def decorate(command):
+        return rules_option()(players_option()(command))
+    return decorate
+
+
+def seed_option(help: str, default: int | None = 0):  # noqa: A002
+    """``--seed``; ``default=None``: no default (the command draws one)."""
+    if default is None:
+        return click.option("--seed", type=int, help=help)
+    return click.option("--seed", default=default, show_default=True, help=help)
+
+
+def workers_option():
+    return click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run].")
+
+
+def strategy_path_option():
+    return click.option("--strategy-path", "strategy_paths", multiple=True, type=click.Path(exists=True),
+                        help="Extra strategy file or folder (repeatable); its families are usable by name.")
+
+
+def json_option():
+    return click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+
+
+def load_rules(rules_spec: str, players: int | None) -> Rules:
+    rules = Rules.load(rules_spec)
+    return rules.replace(players=players) if players else rules
+
+
+def split_strategies(text: str) -> list[str]:
+    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    parts.append(current.strip())
+    if depth != 0 or not all(parts):
+        raise ValueError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
+    return parts

@@ -1,0 +1,136 @@
+"""`oklasim simulate`, `runs`, `show`, `replay` and `report`: many games, stored and looked at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from oklasim.cli.options import (
+    Interrupted,
+    load_rules,
+    rules_and_players,
+    seed_option,
+    split_strategies,
+    strategy_path_option,
+    workers_option,
+)
+
+
+@click.command()
+@rules_and_players()
+@click.option("--strategies", "strategy_list", default="simple,simple", show_default=True,
+              help="Comma-separated, one per seat (or one for all), e.g. 'simple,random(knock_probability=0.3)'.")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="Set a parameter on every seat whose strategy has it (repeatable).")
+@click.option("--games", type=int, help="Complete games to the target score.")
+@click.option("--hands", type=int, help="Independent hands (each dealt at score 0).")
+@seed_option("Seed: the same seed gives the same games.")
+@workers_option()
+@click.option("--out", "out", type=click.Path(file_okay=False), help="Run folder for parquet output (runs/NAME).")
+@click.option("--shard-size", type=int, help="Games (or hands) per shard [count/16, within 1,000-20,000 games or 10,000-200,000 hands].")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out, keeping its finished shards.")
+@click.option("--overwrite", is_flag=True, help="Replace the run in --out.")
+@click.option("--scheduler", help="Address of a Dask scheduler, e.g. tcp://host:8786.")
+@click.option("--dask-local", type=int, help="Start a local Dask cluster with N workers.")
+@strategy_path_option()
+def simulate(rules_spec, players, strategy_list, params, games, hands, seed, workers, out, shard_size, resume,
+             overwrite, scheduler, dask_local, strategy_paths) -> None:
+    """Play many games or hands on all cores (or a Dask cluster) and summarise them.
+
+    With --out the records go to parquet in that folder, with the rules,
+    strategies, seed and version in its manifest.json; interrupt it and run
+    the same command with --resume to finish. Example:
+
+    oklasim simulate --strategies simple,greedy --games 100000 --seed 7 --out runs/demo
+    """
+    from oklasim.runs.batch import RunSpec, run
+    from oklasim.strategies.registry import parse_overrides, with_overrides
+
+    if workers is not None and (scheduler or dask_local is not None):
+        raise ValueError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
+    rules = load_rules(rules_spec, players)
+    seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
+    spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
+                          strategy_paths=strategy_paths)
+    if (resume or overwrite) and not out:
+        raise ValueError("--resume and --overwrite need --out")
+    try:
+        result = run(spec, out, workers=workers, resume=resume, overwrite=overwrite, scheduler=scheduler,
+                     dask_local=dask_local)
+    except KeyboardInterrupt:
+        where = f"; rerun the same command with --resume to finish {out}" if out else ""
+        raise Interrupted(f"interrupted{where}") from None
+    from oklasim.analysis.tables import run_summary
+
+    click.echo(run_summary(result.hands, result.games, spec.labels))
+    rate = spec.count / result.seconds if result.seconds else float("inf")
+    click.echo(f"{spec.count:,} {spec.mode} in {result.seconds:.1f} s ({rate:,.0f}/s)" + (f"; written to {out}" if out else ""))
+
+
+@click.command("report")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
+def report_command(run_dir, reports_root) -> None:
+    """Build the report of an existing run (a study folder or a simulate --out folder)."""
+    from oklasim.studies.experiment import build_report
+
+    click.echo(f"report: {build_report(run_dir, reports_root)}")
+
+
+@click.command()
+@click.argument("root", default="runs", type=click.Path(file_okay=False))
+def runs(root: str) -> None:
+    """List the runs under ROOT (default: runs/), newest first."""
+    from oklasim.runs import storage
+
+    found = storage.list_runs(Path(root))
+    if not found:
+        click.echo(f"no runs under {root}")
+    for path, manifest in found:
+        spec = manifest.get("spec", {})
+        click.echo(
+            f"{str(path):<28} {storage.status(manifest):<11} {spec['count']:>10,} {spec['mode']:<5} "
+            f"{','.join(spec.get('labels', [])):<30} seed {spec.get('seed')}  {manifest.get('created', '')}"
+        )
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+def show(run_dir: str) -> None:
+    """Summarise one run: its spec, counts, outcome mix and points."""
+    from oklasim.analysis.tables import run_summary
+    from oklasim.runs import storage
+
+    manifest = storage.read_manifest(Path(run_dir))
+    spec = manifest["spec"]
+    found = len(storage.checked_shards(Path(run_dir), "hands", manifest))  # checked before anything is shown
+    click.echo(f"run {run_dir}: {storage.status(manifest)}, {found}/{storage.planned_shards(manifest)} shards, "
+               f"oklasim {manifest.get('version', '?')}, seed {spec['seed']}")
+    click.echo(f"strategies: {', '.join(spec['labels'])}")
+    if not found:
+        click.echo("no records yet")
+        return
+    hands = storage.read(Path(run_dir), "hands")
+    games = storage.read(Path(run_dir), "games") if spec["mode"] == "games" else None
+    click.echo(run_summary(hands, games, spec["labels"]))
+
+
+@click.command()
+@click.argument("strategies")
+@seed_option("Seed of the run the game belongs to.")
+@click.option("--game", default=0, show_default=True, help="Game number within the run (from 0).")
+@click.option("--hands", "hands_only", is_flag=True, help="The run played independent hands, not games.")
+@rules_and_players()
+@strategy_path_option()
+def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: str, players, strategy_paths) -> None:
+    """Print one game of a run turn by turn, exactly as the run played it.
+
+    STRATEGIES is a comma-separated list, one per seat (or one for all):
+    oklasim replay simple,greedy --seed 1 --game 42
+    """
+    from oklasim.runs.replay import replay as replay_game
+
+    rules = load_rules(rules_spec, players)
+    for line in replay_game(rules, split_strategies(strategies), seed, game, hands_only, strategy_paths):
+        click.echo(line)

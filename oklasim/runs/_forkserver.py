@@ -1,0 +1,5 @@
+"""Imported first by multiprocessing's forkserver as it starts (``batch._pool``), never by the driver."""
+
+from oklasim.runs.lifetime import start_forkserver
+
+start_forkserver()

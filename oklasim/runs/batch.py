@@ -1,0 +1,479 @@
+"""Batch runs at scale: shards on any ``concurrent.futures.Executor``, parquet out, resume.
+
+A run is a ``RunSpec`` (rules, strategies, hands or games, seed) cut into
+shards of consecutive game numbers. Game ``g`` always draws from the stream
+``(stream_key(seed), g)``, so a shard's result does not depend on which
+worker plays it, on how many workers there are, or on the backend (a local
+process pool or a Dask cluster): the same seed gives the same records.
+
+>>> spec = RunSpec.create(Rules(), ["simple", "greedy"], games=30, seed=1, shard_size=10)
+>>> result = run(spec, workers=1, progress=False)
+>>> result.games.height, spec.n_shards
+(30, 3)
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+import multiprocessing
+import os
+import resource
+import socket
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from oklasim import __version__
+from oklasim.runs import lifetime, storage
+from oklasim._kernels import SOURCE_HASH
+from oklasim.sim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
+from oklasim.runs.keys import result_key
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import Strategy
+
+# Shards: at least ~16 per run so every core gets work and progress moves, but
+# no bigger than a few seconds of play, which bounds memory; never below the
+# size where per-task overhead (about 0.1 s) starts to show.
+SHARD_LIMITS = {"games": (1_000, 20_000), "hands": (10_000, 200_000)}
+SHARDS_WANTED = 16
+SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, roughly
+# The largest run: 10^10 games are about 30 core-years of play. Beyond it a typo is likelier than a plan.
+MAX_COUNT = 10**10
+# Runs without a folder keep every hand record in memory (about 100 bytes each, more while matches combine
+# seatings): at most this many hands, about 1 GB.
+MAX_IN_MEMORY_HANDS = 10_000_000
+HANDS_PER_GAME = 10  # roughly, to 100 points
+# Shards submitted at once: enough to keep ~1,000 workers busy, few enough to keep the driver's memory flat.
+MAX_IN_FLIGHT = 1024
+WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see _play)
+
+
+def default_shard_size(mode: str, count: int) -> int:
+    low, high = SHARD_LIMITS[mode]
+    return max(low, min(high, -(-count // SHARDS_WANTED)))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (and nothing that does not, like the worker count)."""
+
+    rules: dict[str, Any]
+    strategies: tuple[str, ...]  # canonical specs: every parameter spelled out
+    strategy_paths: tuple[str, ...]
+    mode: str  # "games" or "hands"
+    count: int
+    seed: int
+    shard_size: int
+    strategy_sources: tuple[str, ...] = field(default=())
+    labels: tuple[str, ...] = field(default=())  # the names as the user wrote them
+
+    @classmethod
+    def create(
+        cls,
+        rules: Rules,
+        strategies: Sequence[str | Strategy],
+        games: int | None = None,
+        hands: int | None = None,
+        seed: int = 0,
+        shard_size: int | None = None,
+        strategy_paths: Sequence[str] = (),
+    ) -> RunSpec:
+        if (games is None) == (hands is None):
+            raise ValueError("give exactly one of --games N or --hands N")
+        count = games if games is not None else hands
+        mode = "games" if games is not None else "hands"
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
+        if count > MAX_COUNT:
+            years = count * SECONDS_PER_UNIT[mode] / 3.15e7
+            raise ValueError(f"--{mode} {count:,} is about {years:,.0f} core-years of play, over the limit of "
+                             f"{MAX_COUNT:,} per run; split it into runs with different seeds")
+        stream_key(seed)  # validates the seed
+        size = shard_size or default_shard_size(mode, count)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"shard size must be a whole number of at least 1, got {size!r}")
+        paths = tuple(str(Path(p).resolve()) for p in strategy_paths)
+        seats = resolve_all(strategies, rules.players, paths)
+        return cls(
+            rules=rules.to_dict(),
+            strategies=tuple(s.canonical() for s in seats),
+            strategy_paths=paths,
+            mode=mode,
+            count=count,
+            seed=int(seed),
+            shard_size=size,
+            strategy_sources=tuple(_file_hash(s.source) for s in seats),
+            labels=tuple(s.name for s in seats),
+        )
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard_size)
+
+    def shard(self, index: int) -> tuple[int, int]:
+        """(first game, number of games) of shard ``index``: computed, never listed, so a plan costs nothing."""
+        first = index * self.shard_size
+        return first, min(self.shard_size, self.count - first)
+
+    @property
+    def hands_estimate(self) -> int:
+        return self.count * (1 if self.mode == "hands" or self.rules_object().single_hand else HANDS_PER_GAME)
+
+    @property
+    def run_id(self) -> str:
+        return result_key(asdict(self))
+
+    def rules_object(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+    def seats(self) -> tuple[Strategy, ...]:
+        return resolve_all(list(self.strategies), self.rules_object().players, self.strategy_paths)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["run_id"] = self.run_id
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunSpec:
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for key in ("strategies", "strategy_paths", "strategy_sources", "labels"):
+            fields[key] = tuple(fields.get(key, ()))
+        return cls(**fields)
+
+
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def play_shard(spec: RunSpec, shard: int, run_dir: str | None) -> tuple[int, Any, float]:
+    """Play one shard (in a worker). Writes parquet when ``run_dir`` is given, else returns the frames.
+
+    Returns (hands written, frames or None, the worker's peak memory in MB so far).
+    """
+    rules = spec.rules_object()
+    first, count = spec.shard(shard)
+    hands_only = spec.mode == "hands"
+    hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands_only), spec.seats(), spec.seed, first, count)
+    hands = hands_frame(hand_records, rules.players)
+    games = None if hands_only else games_frame(game_records, rules.players)
+    frames = None
+    if run_dir is None:
+        frames = (hands, games)
+    else:
+        if games is not None:  # games first: a shard counts as done once its hands file exists
+            storage.write_shard(Path(run_dir), "games", shard, games, spec.run_id)
+        storage.write_shard(Path(run_dir), "hands", shard, hands, spec.run_id)
+    return hands.height, frames, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    run_dir: Path | None
+    hands_frames: list[pl.DataFrame]
+    games_frames: list[pl.DataFrame]
+    seconds: float
+    peak_worker_mb: float
+
+    @property
+    def hands(self) -> pl.DataFrame:
+        if self.run_dir is not None:
+            return storage.read(self.run_dir, "hands")
+        return pl.concat(self.hands_frames)
+
+    @property
+    def games(self) -> pl.DataFrame | None:
+        if self.spec.mode == "hands":
+            return None
+        if self.run_dir is not None:
+            return storage.read(self.run_dir, "games")
+        return pl.concat(self.games_frames)
+
+
+def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool) -> set[int]:
+    """Check the output folder and return the shards already finished (for --resume)."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"{run_dir} exists and is not a folder")
+    exists = (run_dir / storage.MANIFEST).exists()
+    if exists and not (resume or overwrite):
+        raise ValueError(f"{run_dir} already holds a run; add --resume to finish it or --overwrite to replace it")
+    if not exists and run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
+        raise ValueError(f"{run_dir} is not empty and holds no oklasim run; choose another --out")
+    if overwrite and exists:
+        for kind in storage.KINDS:
+            for part in (run_dir / kind).glob("part-*.parquet"):
+                part.unlink()
+        return set()
+    if not (resume and exists):
+        return set()
+    old = storage.read_manifest(run_dir)
+    if old["spec"]["run_id"] != spec.run_id:
+        raise ValueError(
+            f"{run_dir} holds a different run (other rules, strategies, seed or size); "
+            "resume with the same arguments, or use --overwrite"
+        )
+    check_same_code(old, run_dir)
+    hands = set(storage.shard_files(run_dir, "hands"))
+    games = set(storage.shard_files(run_dir, "games")) if spec.mode == "games" else hands
+    for kind in storage.KINDS if spec.mode == "games" else ("hands",):
+        storage.checked_shards(run_dir, kind, {**old, "status": "running"})  # foreign or unreadable files
+    return hands & games
+
+
+def written_by_this_code(manifest: dict[str, Any]) -> bool:
+    """Whether a run's records came from this oklasim version and these kernel sources."""
+    return manifest.get("source_hash") == SOURCE_HASH and manifest.get("version") == __version__
+
+
+def check_same_code(manifest: dict[str, Any], run_dir: Path) -> None:
+    """Shards of older kernel code or another version must not be mixed with this one's."""
+    if not written_by_this_code(manifest):
+        raise ValueError(
+            f"{run_dir} was written by oklasim {manifest.get('version', '?')} with other kernel code; its "
+            "records would not match this version's: replay it with --overwrite (or use that version)"
+        )
+
+
+def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str, peak_mb=0.0):
+    return {
+        "spec": spec.to_json(),
+        "version": __version__,
+        "source_hash": SOURCE_HASH,
+        "stream_key": stream_key(spec.seed),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "status": status,
+        "shards_done": done,
+        "shards_total": spec.n_shards,
+        "hands_written": hands,
+        "seconds": round(seconds, 3),
+        "backend": executor_name,
+        "peak_worker_mb": round(peak_mb, 1),
+        "driver": {"host": socket.gethostname(), "pid": os.getpid()},  # tells a killed run from a running one
+    }
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool kept for the life of the process: studies run many configurations, and
+    starting workers (imports, loading compiled kernels) costs seconds each time."""
+    if workers not in _POOLS:
+        # forkserver: workers start clean (no inherited numba/LLVM state) and fast. It preloads only our
+        # module, so that it and its workers die with the driver and ignore Ctrl-C (see lifetime).
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["oklasim.runs._forkserver"])
+        lifetime.launch_forkserver()
+        _POOLS[workers] = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=lifetime.start_worker, initargs=(os.getpid(),)
+        )
+    return _POOLS[workers]
+
+
+def _drop_pool(workers: int) -> None:
+    """Kill a pool's workers (after an interrupt or a crash a pool is not reused)."""
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        lifetime.kill_pool(pool)
+
+
+def _close_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=True, cancel_futures=True)
+    _POOLS.clear()
+
+
+atexit.register(_close_pools)
+
+
+def auto_workers(spec: RunSpec) -> int:
+    """In-process below ~2 s of play (a pool does not pay), else every core."""
+    seconds = spec.count * SECONDS_PER_UNIT[spec.mode]
+    return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, spec.n_shards))
+
+
+class SerialExecutor(Executor):
+    """Plays each submitted task at once, in this process: the pool-less backend, behind the same interface.
+
+    An exception of the task is kept in its future, as a pool would; an interrupt stops the submit itself.
+    """
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+
+def _nothing() -> None:
+    pass
+
+
+class Backend(NamedTuple):
+    """Where shards are played, and how to let go of it (a tuple too: ``executor, abandon, close, name = ...``)."""
+
+    executor: Executor
+    abandon: Callable[[], None]  # after an error or an interrupt: a pool that saw one is not reused
+    close: Callable[[], None]  # at the end of a run
+    name: str  # for the manifest
+
+
+def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
+                  dask_local: int | None = None) -> Backend:
+    """The backend for ``workers`` local processes (1: this process), a Dask scheduler or a local Dask cluster."""
+    if scheduler or dask_local is not None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ValueError("Dask is not installed: pip install 'oklasim[dask]'") from None
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except OSError as exc:
+                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            return Backend(client.get_executor(), client.close, client.close, f"dask {scheduler}")
+        if dask_local < 1:
+            raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
+        cluster = lifetime.without_interrupts(
+            # The workers' own log lines (cancelled tasks on Ctrl-C, say) would follow our one-line messages;
+            # a failure that matters reaches the driver as the task's exception.
+            lambda: LocalCluster(
+                n_workers=dask_local,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+                preload=["oklasim.runs._dask_worker"],
+            )
+        )
+        client = Client(cluster)
+
+        def close() -> None:
+            client.close()
+            cluster.close()
+
+        def abandon() -> None:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its workers' last words, not ours
+            close()
+
+        return Backend(client.get_executor(), abandon, close, f"dask local x{dask_local}")
+    if workers is None:
+        workers = auto_workers(spec)
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if workers == 1:
+        return Backend(SerialExecutor(), _nothing, _nothing, "in-process")
+    return Backend(_pool(workers), lambda: _drop_pool(workers), _nothing, f"process pool x{workers}")
+
+
+def run(
+    spec: RunSpec,
+    run_dir: str | Path | None = None,
+    workers: int | None = 1,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool = True,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+) -> RunResult:
+    """Play every shard of ``spec`` not yet done; write to ``run_dir`` or keep the frames in memory.
+
+    ``workers=None`` picks in-process play for small runs and every core otherwise.
+    """
+    out = Path(run_dir) if run_dir is not None else None
+    if out is None and spec.hands_estimate > MAX_IN_MEMORY_HANDS:
+        raise ValueError(
+            f"{spec.count:,} {spec.mode} kept in memory would take about {spec.hands_estimate * 100 / 1e9:,.0f} GB "
+            f"(the limit is {MAX_IN_MEMORY_HANDS:,} hands); play fewer, or write them to a folder "
+            "(simulate --out)"
+        )
+    done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
+    spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
+    started = time.perf_counter()
+    backend = make_executor(spec, workers, scheduler, dask_local)
+    hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
+    if out is not None:
+        storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend.name))
+    frames: dict[int, tuple] = {}
+    peak_mb = 0.0
+    bar = _progress_bar(spec, done, progress)
+    status = "interrupted"
+    try:
+        target = str(out) if out is not None else None
+        todo = (shard for shard in range(spec.n_shards) if shard not in done)  # lazily: the plan may be huge
+        for shard, (hands, shard_frames, peak) in _play(backend.executor, spec, todo, target):
+            hands_written += hands
+            frames[shard] = shard_frames
+            peak_mb = max(peak_mb, peak)
+            done.add(shard)
+            bar.update(spec.shard(shard)[1])
+        status = "complete"
+    except BaseException:
+        backend.abandon()  # a pool that saw an interrupt or a crash is killed, not reused
+        raise
+    finally:
+        bar.close()
+        backend.close()
+        seconds = time.perf_counter() - started
+        if out is not None:
+            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name,
+                                                  peak_mb))
+    ordered = [frames[s] for s in sorted(frames)]
+    return RunResult(
+        spec,
+        out,
+        [f[0] for f in ordered if f is not None],
+        [f[1] for f in ordered if f is not None and f[1] is not None],
+        seconds,
+        peak_mb,
+    )
+
+
+def _play(executor: Executor, spec: RunSpec, todo, target: str | None):
+    """Yield (shard, its result) as shards finish, keeping at most MAX_IN_FLIGHT submitted (in-process: one, so
+    each shard counts as done, for the progress bar and the manifest, as soon as it is played)."""
+    in_flight = 1 if isinstance(executor, SerialExecutor) else MAX_IN_FLIGHT
+    pending: dict[Future, int] = {}
+    while True:
+        for shard in todo:
+            pending[executor.submit(play_shard, spec, shard, target)] = shard
+            if len(pending) >= in_flight:
+                break
+        if not pending:
+            return
+        # A timeout, so the main thread wakes to run a signal handler: Ctrl-C may be delivered to another thread.
+        finished, _ = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+        for future in finished:
+            try:
+                result = future.result()
+            except BrokenExecutor:
+                raise ValueError("a worker process died (killed, or out of memory); what was finished is kept: "
+                                 "rerun with --resume") from None
+            yield pending.pop(future), result
+
+
+def _progress_bar(spec: RunSpec, done: set[int], enabled: bool):
+    """A tqdm bar in games (or hands) per second with ETA; silent when not on a terminal."""
+    from tqdm import tqdm
+
+    initial = sum(spec.shard(s)[1] for s in done)
+    return tqdm(
+        total=spec.count,
+        initial=initial,
+        unit=" " + spec.mode,
+        unit_scale=True,
+        disable=None if enabled else True,  # None: only on a terminal
+        smoothing=0.1,
+        dynamic_ncols=True,
+    )

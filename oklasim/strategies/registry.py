@@ -1,0 +1,269 @@
+"""The strategy registry: families found on disk, their parameters and presets, resolved by name.
+
+A *family* is one file declaring ``FAMILY`` and a ``decide_nb`` kernel (see
+``oklasim.strategy_api``). A *strategy* is a family with its parameter
+values. Names resolve as
+
+* ``family`` (its defaults), e.g. ``greedy``;
+* a preset, by its own name when that is unique (``asap``) or as
+  ``family:preset``;
+* either of those followed by parameter settings, ``random(knock_probability=0.2)``,
+  or with ``overrides`` from ``--param name=value``.
+
+Families are looked up in the top-level ``strategies/`` folder of the
+project, in the folders and files listed in ``OKLASIM_STRATEGY_PATH``
+(separated by ``os.pathsep``) and in any ``extra_paths`` given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numba
+import numpy as np
+
+from oklasim._kernels.layout import MAX_PARAMS
+
+PROJECT_STRATEGIES = Path(__file__).resolve().parents[2] / "strategies"
+STRATEGY_PACKAGE = "oklasim_strategies"
+_SPEC = re.compile(r"^\s*([\w:.-]+)\s*(?:\((.*)\))?\s*$")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One strategy parameter: its name, default, allowed range and meaning."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+    # Whether `oklasim tune` searches it in whole numbers; None: when the default and both bounds are whole.
+    integer: bool | None = None
+
+    def check(self, value: float, family: str) -> float:
+        if not self.low <= value <= self.high:
+            raise ValueError(
+                f"strategy {family}: {self.name}={value:g} is outside {self.low:g}..{self.high:g} ({self.help})"
+            )
+        return float(value)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A strategy family as a file declares it."""
+
+    name: str
+    doc: str
+    params: tuple[Param, ...] = ()
+    presets: dict[str, dict[str, float]] = field(default_factory=dict)
+    # False declares that its knock and discard answers never read V_DRAWN (the card just drawn): the advisor then
+    # replays those answers once per turn of a history, not once per card the family may have drawn there.
+    uses_drawn_card: bool = True
+    # True declares that it answers D_CONFIRM_DISCARD (is V_ASKED the card D_DISCARD would throw?) exactly as its
+    # D_DISCARD answers: the advisor then asks that, which may stop early, to weigh a world by the family's discards.
+    confirms_discard: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PARAMS:
+            raise ValueError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
+
+
+@dataclass(frozen=True)
+class LoadedFamily:
+    family: Family
+    decide: Any  # the numba dispatcher compiled with DECIDE_SIGNATURE
+    source: Path
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A family with concrete parameter values: what plays a seat."""
+
+    name: str  # as the user wrote it, normalised
+    family: str
+    values: tuple[tuple[str, float], ...]
+    decide: Any
+    source: Path
+    uses_drawn_card: bool = True  # the family's declaration (``Family.uses_drawn_card``)
+    confirms_discard: bool = False  # ``Family.confirms_discard``
+
+    def vector(self) -> np.ndarray:
+        vec = np.zeros(MAX_PARAMS, dtype=np.float64)
+        vec[: len(self.values)] = [v for _, v in self.values]
+        return vec
+
+    def canonical(self) -> str:
+        """A name that resolves to exactly this strategy: the family with every parameter spelled out."""
+        if not self.values:
+            return self.family
+        return f"{self.family}({', '.join(f'{k}={v!r}' for k, v in self.values)})"
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "family": self.family, "params": dict(self.values), "source": str(self.source)}
+
+
+def _strategy_package() -> None:
+    """A namespace for strategy modules: numba's cache imports a function's module by name when it loads."""
+    if STRATEGY_PACKAGE not in sys.modules:
+        package = ModuleType(STRATEGY_PACKAGE)
+        package.__path__ = []
+        sys.modules[STRATEGY_PACKAGE] = package
+
+
+def _load_module(path: Path) -> ModuleType:
+    _strategy_package()
+    # The path's hash keeps two files of the same name (a user's simple.py) apart.
+    name = f"{STRATEGY_PACKAGE}.{path.stem}_{hashlib.sha1(str(path).encode()).hexdigest()[:8]}"
+    if name in sys.modules and Path(sys.modules[name].__file__ or "") == path:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"cannot load strategy file {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: any error it raises is a bad strategy file, told in one line
+        del sys.modules[name]
+        where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        raise ValueError(f"strategy file {path} cannot be loaded{where}: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def family_module(path: str | Path) -> ModuleType:
+    """The module of the strategy file at ``path``, the same object the registry loads.
+
+    For strategies built on others (``mc`` plays its rollouts with ``simple``
+    and ``greedy``): importing the file any other way would compile a
+    second copy of its kernels.
+    """
+    return _load_module(Path(path).resolve())
+
+
+def _strategy_files(extra_paths: tuple[str, ...] = ()) -> list[Path]:
+    places = [PROJECT_STRATEGIES]
+    places += [Path(p) for p in os.environ.get("OKLASIM_STRATEGY_PATH", "").split(os.pathsep) if p]
+    places += [Path(p) for p in extra_paths]
+    files: list[Path] = []
+    for place in places:
+        if place.is_dir():
+            files += sorted(p for p in place.glob("*.py") if not p.name.startswith("_"))
+        elif place.suffix == ".py" and place.is_file():
+            files.append(place)
+        elif place != PROJECT_STRATEGIES:
+            raise ValueError(f"strategy path {place} is neither a folder nor a .py file")
+    return [f.resolve() for f in files]
+
+
+_CACHE: dict[tuple[str, ...], dict[str, LoadedFamily]] = {}
+
+
+def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
+    """All strategy families found, by name."""
+    from oklasim._kernels.linking import DECIDE_SIGNATURE
+
+    key = tuple(str(p) for p in extra_paths)
+    if key not in _CACHE:
+        found: dict[str, LoadedFamily] = {}
+        for path in _strategy_files(tuple(key)):
+            module = _load_module(path)
+            family = getattr(module, "FAMILY", None)
+            decide = getattr(module, "decide_nb", None)
+            if not isinstance(family, Family) or decide is None:
+                raise ValueError(f"strategy file {path} must define FAMILY = Family(...) and decide_nb")
+            if not numba.config.DISABLE_JIT and DECIDE_SIGNATURE.args not in getattr(decide, "signatures", ()):
+                raise ValueError(f"strategy file {path}: decide_nb must be compiled with "
+                                 "@njit(DECIDE_SIGNATURE, cache=True) (see oklasim/strategy_api.py)")
+            if family.name in found and found[family.name].source != path:
+                raise ValueError(f"strategy {family.name!r} is defined twice: {found[family.name].source} and {path}")
+            found[family.name] = LoadedFamily(family, decide, path)
+        _CACHE[key] = found
+    return _CACHE[key]
+
+
+def _parse_settings(text: str, spec: str) -> dict[str, float]:
+    settings: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, value = item.partition("=")
+        try:
+            settings[name.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"strategy {spec!r}: write parameters as name=number, got {item!r}") from None
+        if not sep:
+            raise ValueError(f"strategy {spec!r}: write parameters as name=number, got {item!r}")
+    return settings
+
+
+def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()) -> Strategy:
+    """The strategy a name such as ``greedy``, ``asap``, ``threshold:gin_only`` or ``random(knock_probability=0.3)`` means."""
+    match = _SPEC.match(spec)
+    if not match:
+        raise ValueError(f"cannot read strategy {spec!r}; write e.g. 'greedy' or 'random(knock_probability=0.3)'")
+    base, settings_text = match.group(1), match.group(2) or ""
+    known = families(tuple(extra_paths))
+    family_name, _, preset = base.partition(":")
+    if not preset and family_name not in known:
+        owners = [name for name, lf in known.items() if family_name in lf.family.presets]
+        if len(owners) == 1:
+            family_name, preset = owners[0], base
+        elif len(owners) > 1:
+            raise ValueError(f"preset {base!r} exists in {', '.join(owners)}; write family:{base}")
+    if family_name not in known:
+        raise ValueError(f"unknown strategy {base!r}; known: {', '.join(names(tuple(extra_paths)))}")
+    loaded = known[family_name]
+    values = {p.name: p.default for p in loaded.family.params}
+    if preset:
+        if preset not in loaded.family.presets:
+            choices = ", ".join(loaded.family.presets) or "none"
+            raise ValueError(f"strategy {family_name} has no preset {preset!r} (presets: {choices})")
+        values.update(loaded.family.presets[preset])
+    settings = _parse_settings(settings_text, spec) | dict(overrides or {})
+    by_name = {p.name: p for p in loaded.family.params}
+    for name, value in settings.items():
+        if name not in by_name:
+            choices = ", ".join(by_name) or "none"
+            raise ValueError(f"strategy {family_name} has no parameter {name!r} (parameters: {choices})")
+        values[name] = by_name[name].check(value, family_name)
+    label = base + (f"({', '.join(f'{k}={v:g}' for k, v in settings.items())})" if settings else "")
+    ordered = tuple((p.name, values[p.name]) for p in loaded.family.params)
+    return Strategy(label, family_name, ordered, loaded.decide, loaded.source, loaded.family.uses_drawn_card,
+                    loaded.family.confirms_discard)
+
+
+def names(extra_paths=()) -> list[str]:
+    """Every usable name: families, then presets."""
+    known = families(tuple(extra_paths))
+    out = sorted(known)
+    for name, lf in sorted(known.items()):
+        out += [f"{name}:{preset}" for preset in lf.family.presets]
+    return out
+
+
+def parse_overrides(items: tuple[str, ...] | list[str]) -> dict[str, float]:
+    """``--param name=value`` items as a dict; a name given twice is an error, not a silent choice."""
+    names = [item.partition("=")[0].strip() for item in items]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"--param {', '.join(repeated)} given more than once")
+    return _parse_settings(",".join(items), "--param")
+
+
+def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()) -> list[Strategy]:
+    """Resolve ``specs``, setting each override on every strategy that has that parameter."""
+    seats = [resolve(spec, extra_paths=extra_paths) for spec in specs]
+    for name in overrides:
+        if not any(name in dict(s.values) for s in seats):
+            raise ValueError(f"no strategy among {', '.join(s.name for s in seats)} has a parameter {name!r}")
+    return [
+        resolve(spec, {k: v for k, v in overrides.items() if k in dict(s.values)}, extra_paths)
+        for spec, s in zip(specs, seats)
+    ]

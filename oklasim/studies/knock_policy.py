@@ -1,0 +1,154 @@
+"""`oklasim policy`: the measured answer to "when should I knock?" for exactly the rules asked, with its basis.
+
+A policy table is the ``policy.csv`` of a knock_thresholds study (one row per
+undercut bonus, knock limit and answer: the best rule against one opponent,
+against the panel's mix, the max-min rule, the equilibrium of the rule game),
+or the table shipped in ``oklasim/data``. Rows carry the full rules they were
+measured under; a table answers only for identical rules. A ``--quick`` run is
+never used unless asked for, and then says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from oklasim.game.rules import Rules
+
+SHIPPED = Path(__file__).resolve().parent / "data" / "knock_policy.csv"
+STUDY_KIND = "knock_thresholds"
+LIMIT_NAMES = {0: "A (gin only)"}
+ANSWERS = ("mix", "max-min", "equilibrium")
+
+
+@dataclass(frozen=True)
+class Source:
+    table: pl.DataFrame
+    where: str  # a run folder or the shipped file
+    command: str  # what measured it
+    quick: bool
+
+
+def rules_key(rules: Rules) -> str:
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
+def _same_key(stored: str) -> str:
+    """A table's rules as ``rules_key`` spells them now (a field added since takes its default)."""
+    return rules_key(Rules.from_dict(json.loads(stored)))
+
+
+def _study_runs(runs_root: Path) -> list[tuple[Path, dict]]:
+    """knock_thresholds run folders holding a policy table, newest first."""
+    found = []
+    for study in Path(runs_root).glob("*/study.json"):
+        data = json.loads(study.read_text())
+        if data.get("kind") == STUDY_KIND and (study.parent / "policy.csv").is_file():
+            found.append((study.parent, data))
+    return sorted(found, key=lambda item: (item[0] / "policy.csv").stat().st_mtime, reverse=True)
+
+
+def _runs(runs_root: Path, quick: bool, skipped: list[Path]):
+    """The policy tables of runs, newest first; quick runs only when asked (else listed in ``skipped``)."""
+    for folder, study in _study_runs(runs_root):
+        if study.get("quick") and not quick:
+            skipped.append(folder)
+            continue
+        command = f"oklasim run {study.get('source', '?')}" + (" --quick" if study.get("quick") else "")
+        yield Source(pl.read_csv(folder / "policy.csv"), str(folder), command, bool(study.get("quick")))
+
+
+def _shipped():
+    if SHIPPED.is_file():
+        table = pl.read_csv(SHIPPED)
+        yield Source(table, f"the shipped table ({SHIPPED.name})", table["command"][0], bool(table["quick"].any()))
+
+
+def study_file(rules: Rules) -> str:
+    """A knock_thresholds study file that measures the policy under ``rules`` (written by --write-study)."""
+    fields = "\n".join(line for line in rules.to_toml().splitlines() if not line.startswith("undercut_bonus"))
+    return (
+        "# Written by `oklasim policy --write-study`: the knock study under one set of rules.\n"
+        "[study]\nkind = \"knock_thresholds\"\ntitle = \"When to knock\"\nseed = 2026\nhands = 2500\n"
+        "quick_hands = 60\n\n[rules]\n" + fields + "\n\n[options]\n"
+        f"undercut_bonuses = [{rules.undercut_bonus}]\nconfirm_seed = 2027\n"
+    )
+
+
+def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple[Source, pl.DataFrame]:
+    """The first table measured under exactly ``rules`` and its rows; a ValueError saying what to run if none is."""
+    skipped: list[Path] = []
+    key = rules_key(rules)
+    for source in itertools.chain(_runs(runs_root, quick, skipped), _shipped()):
+        rows = source.table.filter(pl.col("rules").map_elements(_same_key, return_dtype=pl.String) == key)
+        if rows.height:
+            return source, rows
+    hint = ""
+    if skipped:
+        hint = f" ({', '.join(map(str, skipped))} is a --quick run, not used; add --quick to see it anyway)"
+    raise ValueError(
+        f"no knock policy measured under exactly these rules{hint}; measure it with: "
+        f"oklasim policy --rules {rules_spec} --write-study knock.toml && oklasim run knock.toml")
+
+
+def _figure(row: dict) -> str:
+    if row["answer"] == "equilibrium":
+        return (f"exploitability: the best other rule of the family gains {row['confirmed_gain']:+.2f} "
+                f"[{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] points/hand against it; picked on fresh "
+                f"deals, measured on a third sample of n={row['confirm_deals'] or row['deals']:,}")
+    return (f"gain over knocking at once {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, "
+            f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
+
+
+def _heading(answer: str, rows: pl.DataFrame) -> str:
+    if answer == "mix":
+        return f"against the {rows['against'][0]}, each of them equally likely"
+    if answer == "max-min":
+        return "the best worst case over the panel (each limit names its worst opponent)"
+    if answer == "equilibrium":
+        return "the equilibrium of the knock-rule game (both players choose from the same family of rules)"
+    return f"against {answer} only"
+
+
+def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool = False) -> str:
+    """The answers asked for ("mix", "max-min", "equilibrium", an opponent's name, or "all"), limit by limit."""
+    if rules.players != 2:
+        raise ValueError("the knock policy tables are measured for two players")
+    source, rows = lookup(rules, rules_spec, runs_root, quick)
+    known = list(dict.fromkeys(rows["answer"].to_list()))
+    wanted = known if answers == ["all"] else answers
+    unknown = [a for a in wanted if a not in known]
+    if unknown:
+        raise ValueError(f"no answer {', '.join(unknown)} in {source.where}; choose from {', '.join(known)} or all")
+    first = rows.row(0, named=True)
+    lines = [
+        f"knock policy (undercut bonus {rules.undercut_bonus}), from {source.where}"
+        + (" -- a QUICK run: few deals, not advice" if source.quick else ""),
+        f"measured by: {source.command}; rules chosen on the deals of seed {first['seed']}, figures from fresh deals "
+        f"(seed {first['confirm_seed']}); n = deals at that knock limit; 95% intervals",
+    ]
+    for answer in wanted:
+        mine = rows.filter(pl.col("answer") == answer).sort("knock_limit")
+        lines.append(f"{answer}: {_heading(answer, mine)}")
+        for row in mine.iter_rows(named=True):
+            limit = LIMIT_NAMES.get(row["knock_limit"], str(row["knock_limit"]))
+            worst = f" [worst: {row['against']}]" if answer == "max-min" and row["knock_limit"] > 0 else ""
+            figure = "" if row["knock_limit"] == 0 else f"  ({_figure(row)})"
+            lines.append(f"  limit {limit:<13} {row['advice']}{worst}{figure}")
+    return "\n".join(lines)
+
+
+def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers: list[str], quick: bool,
+                  write_study: Path | None = None) -> str:
+    """What ``oklasim policy`` prints: the answers asked for, or (``write_study``) a study file written for these
+    rules. ``runs_root`` None: the default ``runs`` folder, used if it exists."""
+    if runs_root is not None and not runs_root.is_dir():
+        raise ValueError(f"--runs {runs_root} is not a folder")
+    if write_study:
+        write_study.write_text(study_file(rules))
+        return f"wrote {write_study}; measure with: oklasim run {write_study}"
+    return policy_text(rules, rules_spec, runs_root or Path("runs"), answers, quick)

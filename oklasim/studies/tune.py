@@ -1,0 +1,572 @@
+"""Tuning a strategy family's parameters against a panel of opponents, and confirming the result.
+
+The objective of a candidate (a family with concrete parameter values) is
+its mean paired result over the panel: against each opponent it plays
+``oklasim.match`` on the same deals in every seating, and the opponents'
+figures are averaged with equal weight. The result is, by ``objective``,
+the points/hand difference on independent hands (``points``) or the share
+of games to the rules' target score won (``games``, a deal then being a
+game seed: game ``g`` is dealt alike in every seating).
+
+Search: Optuna's TPE sampler proposes candidates one at a time; each plays
+a race of rungs, rung ``k`` ending at ``hands_per_rung * 2**k`` deals
+(hands or games) per opponent, and after every rung but the last Optuna's
+successive halving pruner stops it unless it is in the better half of the candidates that
+reached that rung. Every candidate plays the same deals at a rung, so they
+are compared on common cards. The study lives in an Optuna journal file in
+the tune's folder; an interrupted tune rerun with the same arguments
+continues where it stopped and ends exactly as an uninterrupted one.
+
+Confirmation: the best candidate that played every rung and the baseline
+(the family's defaults, with the fixed values) are measured again on fresh
+deals whose seeds the search never used; the report gives both objectives,
+the gain on paired deals and the per-opponent figures with 95% intervals.
+
+Determinism: trials run one after another; every deal seed is derived from
+the tune seed and the rung (or "held out") and the opponent, and the
+sampler proposing candidate ``n`` is seeded from the tune seed and ``n``,
+never from time or from a sampler state that an interruption would lose.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import re
+import time
+import warnings
+from collections.abc import Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import optuna
+from optuna.trial import TrialState
+
+from oklasim.analysis.match import match
+from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
+from oklasim.game.rules import PRESETS, Rules
+from oklasim.runs.storage import atomic_write_bytes
+from oklasim.strategies.registry import Param, Strategy, families, resolve
+
+SPEC_FILE = "tune.json"
+JOURNAL_FILE = "study.journal"
+LOCK_FILE = ".lock"
+RESULT_JSON = "result.json"
+RESULT_MD = "result.md"
+REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; rungs double the deals
+STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
+_SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
+FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
+_RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a candidate's result on one deal is, and how the report words and prints it."""
+
+    describes: str  # the result on one deal, in words
+    unit: str  # what a deal is
+    figures: str  # the held-out table's figures
+    games: bool  # games to the target score, a share won (in %, gains in percentage points); else hands
+
+    def value(self, e: Estimate) -> str:
+        return e.bracketed(".2f", 100, "%") if self.games else e.bracketed()
+
+    def gain(self, e: Estimate) -> str:
+        return e.bracketed("+.2f", 100, " pp") if self.games else e.bracketed()
+
+
+OBJECTIVES = {
+    "points": Objective("the paired points/hand difference against each opponent", "deals",
+                        "paired points/hand vs the opponent", games=False),
+    "games": Objective("the share of games to the target score won against each opponent, over the seatings of "
+                       "each game", "games", "games won", games=True),
+}
+
+
+# -- what is searched ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One tuned parameter and the range searched."""
+
+    name: str
+    low: float
+    high: float
+    integer: bool
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
+
+
+def is_integer(param: Param) -> bool:
+    """As the family declares it; undeclared, whole-number default and bounds mean a count, a threshold or a switch."""
+    if param.integer is not None:
+        return param.integer
+    return all(float(v).is_integer() for v in (param.default, param.low, param.high))
+
+
+def parse_range(text: str, param: str) -> tuple[float, float]:
+    match_ = _RANGE.match(text)
+    if not match_:
+        raise ValueError(f"--param {param}={text}: write a range as LOW..HIGH, e.g. {param}=0..10")
+    return float(match_.group(1)), float(match_.group(2))
+
+
+def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed: dict[str, float],
+               extra_paths=()) -> tuple[Dimension, ...]:
+    """The searched dimensions: the ``params`` named (None = the declared range), or else every parameter
+    with a range; a parameter in ``fixed`` is never searched."""
+    declared = {p.name: p for p in family_of(family, extra_paths).params}
+    for name in [*params, *fixed]:
+        if name not in declared:
+            choices = ", ".join(declared) or "none"
+            raise ValueError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
+    both = sorted(set(params) & set(fixed))
+    if both:
+        raise ValueError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
+    for name, value in fixed.items():
+        declared[name].check(value, family)
+    chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
+    found = []
+    for name, narrowed in chosen.items():
+        param = declared[name]
+        if param.low == param.high:
+            raise ValueError(
+                f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
+            )
+        low, high = narrowed or (param.low, param.high)
+        if not param.low <= low < high <= param.high:
+            raise ValueError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
+        integer = is_integer(param)
+        if integer and not (float(low).is_integer() and float(high).is_integer()):
+            raise ValueError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
+        found.append(Dimension(name, float(low), float(high), integer))
+    if not found:
+        raise ValueError(f"strategy {family} has no parameter left to tune")
+    return tuple(found)
+
+
+def family_of(name: str, extra_paths=()):
+    known = families(tuple(extra_paths))
+    if name not in known:
+        raise ValueError(f"unknown family {name!r}; families: {', '.join(sorted(known))}")
+    return known[name].family
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """Everything that decides a tune's search; two runs with equal specs play the same candidates."""
+
+    family: str
+    panel: tuple[str, ...]
+    rules: Rules
+    dimensions: tuple[Dimension, ...]
+    fixed: tuple[tuple[str, float], ...]
+    seed: int
+    hands_per_rung: int  # deals: hands, or games under the games objective
+    rungs: int
+    strategy_paths: tuple[str, ...] = ()
+    objective: str = "points"
+
+    @classmethod
+    def create(cls, family: str, against: Sequence[str], rules: Rules | None = None,
+               params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
+               seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = (),
+               objective: str = "points"):
+        paths = tuple(str(p) for p in strategy_paths)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        if hands_per_rung < 2:
+            raise ValueError(f"hands per rung must be at least 2, got {hands_per_rung}")
+        if rungs < 1:
+            raise ValueError(f"rungs must be at least 1, got {rungs}")
+        if not [a for a in against if a.strip()]:
+            raise ValueError("the panel of opponents is empty: give --against A,B,...")
+        dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
+        resolved = [resolve(a, extra_paths=paths) for a in against]
+        panel = tuple(r.name for r in resolved)
+        if len({r.canonical() for r in resolved}) < len(panel):
+            raise ValueError(f"an opponent is named twice in the panel: {', '.join(against)}")
+        return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
+                   int(hands_per_rung), int(rungs), paths, objective)
+
+    def identity(self) -> dict:
+        """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
+        return {
+            "family": self.family, "rules": self.rules.to_dict(),
+            # every parameter spelled out: "eaai" and "eaai(tie_break=1)" are one opponent, and a changed default
+            # in a strategy file makes another study
+            "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
+            "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
+            "hands_per_rung": self.hands_per_rung, "rungs": self.rungs, "objective": self.objective,
+        }
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:10]
+
+    @property
+    def kind(self) -> Objective:
+        return OBJECTIVES[self.objective]
+
+    def rung_deals(self) -> list[int]:
+        """Deals (hands or games) per opponent a candidate has played by the end of each rung."""
+        return [self.hands_per_rung * REDUCTION_FACTOR**k for k in range(self.rungs)]
+
+    def search_seed(self, rung: int, opponent: int) -> int:
+        return derived_seed(self.seed, _SEARCH, rung, opponent)
+
+    def held_out_seed(self, opponent: int) -> int:
+        return derived_seed(self.seed, _HELD_OUT, 0, opponent)
+
+    def strategy(self, values: dict[str, float]) -> Strategy:
+        return resolve(self.family, dict(self.fixed) | values, self.strategy_paths)
+
+    def baseline(self) -> Strategy:
+        return resolve(self.family, dict(self.fixed), self.strategy_paths)
+
+
+def derived_seed(seed: int, purpose: int, rung: int, opponent: int) -> int:
+    """A 63-bit seed for one use; SeedSequence mixes its words so that no two uses share a stream."""
+    return int(np.random.SeedSequence([seed, purpose, rung, opponent]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def default_folder(spec: TuneSpec) -> Path:
+    """Where a tune without --out keeps its study: the same arguments find the same folder again."""
+    return Path("runs") / "tune" / f"{spec.family}-{spec.digest()}"
+
+
+# -- playing candidates -------------------------------------------------------------------------------
+
+
+def panel_mean(estimates: Sequence[Estimate]) -> Estimate:
+    """The equal-weight average over the panel; opponents play independent deals, so variances add."""
+    mean = float(np.mean([e.mean for e in estimates]))
+    half = float(np.sqrt(sum(e.half_width**2 for e in estimates))) / len(estimates)
+    return Estimate(mean, mean - half, mean + half, sum(e.n for e in estimates))
+
+
+def play(spec: TuneSpec, strategy: Strategy, opponent: int, deals: int, seed: int,
+         workers: int | None) -> np.ndarray:
+    """The strategy's result on each deal against a panel opponent, in the objective's terms."""
+    games = spec.kind.games
+    result = match(strategy, spec.panel[opponent], spec.rules, hands=None if games else deals,
+                   games=deals if games else None, seed=seed, workers=workers, strategy_paths=spec.strategy_paths)
+    return result.game_wins if games else result.deal_nets
+
+
+def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
+    """Play a trial's candidate rung after rung, reporting to Optuna; raises TrialPruned when it stops it."""
+    values = {
+        d.name: trial.suggest_int(d.name, int(d.low), int(d.high)) if d.integer
+        else trial.suggest_float(d.name, d.low, d.high)
+        for d in spec.dimensions
+    }
+    candidate = spec.strategy(values)
+    nets: list[list[np.ndarray]] = [[] for _ in spec.panel]
+    played = 0
+    for rung, deals in enumerate(spec.rung_deals()):
+        for i in range(len(spec.panel)):
+            nets[i].append(play(spec, candidate, i, deals - played, spec.search_seed(rung, i), workers))
+        played = deals
+        value = float(np.mean([np.concatenate(n).mean() for n in nets]))
+        trial.report(value, played)
+        if rung < spec.rungs - 1 and trial.should_prune():
+            raise optuna.TrialPruned()
+    return value
+
+
+# -- the study on disk --------------------------------------------------------------------------------
+
+
+@contextmanager
+def _folder_lock(folder: Path):
+    """One tune per folder at a time: a resume must know that an unfinished trial is not still running."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / LOCK_FILE, "w")
+    except OSError as exc:
+        raise ValueError(f"cannot write in {folder}: {exc.strerror}") from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ValueError(f"another oklasim tune is working in {folder}") from None
+        yield
+
+
+def _check_folder(spec: TuneSpec, folder: Path) -> None:
+    """Write the spec into a new folder; refuse a folder that holds another tune."""
+    path = folder / SPEC_FILE
+    if path.is_file():
+        try:
+            stored = json.loads(path.read_text())
+        except json.JSONDecodeError:
+            raise ValueError(f"{path} is corrupt; delete {folder} to start again") from None
+        if stored != spec.identity():
+            raise ValueError(f"{folder} holds a different tune (see {path}); give another --out")
+    elif any(p.name != LOCK_FILE for p in folder.iterdir()):
+        raise ValueError(f"{folder} holds something else than a tune (no {SPEC_FILE}); give another --out")
+    else:
+        atomic_write_bytes(path, json.dumps(spec.identity(), indent=2, sort_keys=True).encode())
+
+
+def open_study(spec: TuneSpec, folder: Path | None):
+    """The study to continue, in the folder's journal (in memory without a folder).
+
+    An interrupted trial (failed, or left running by a kill) must not count:
+    Optuna cannot delete it and its pruner would still weigh its rungs, so
+    the finished trials are copied into a new *generation* of the study,
+    which then holds exactly what an uninterrupted run would hold. A
+    generation is used only once it is marked ready (the copy completed).
+    """
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar and the report say what matters
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)  # multivariate TPE
+    if folder is None:
+        storage = optuna.storages.InMemoryStorage()
+    else:
+        storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(folder / JOURNAL_FILE)))
+    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=spec.hands_per_rung, reduction_factor=REDUCTION_FACTOR)
+    names = optuna.get_all_study_names(storage)
+    ready = [s for s in (optuna.load_study(study_name=n, storage=storage, pruner=pruner) for n in names)
+             if s.user_attrs.get("ready")]
+    latest = max(ready, key=lambda s: int(s.study_name.rsplit("-", 1)[1]), default=None)
+    if latest is not None and not any(t.state in (TrialState.RUNNING, TrialState.FAIL) for t in latest.trials):
+        return latest
+    study = optuna.create_study(storage=storage, study_name=f"search-{len(names)}", direction="maximize", pruner=pruner)
+    finished = [t for t in latest.trials if t.state in FINISHED] if latest is not None else []
+    study.add_trials(finished)
+    if not finished:
+        baseline = dict(spec.baseline().values)
+        if all(d.low <= baseline[d.name] <= d.high for d in spec.dimensions):
+            study.enqueue_trial({d.name: int(baseline[d.name]) if d.integer else baseline[d.name]
+                                 for d in spec.dimensions})
+    study.set_user_attr("ready", True)
+    return study
+
+
+def finished_trials(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
+    return [t for t in study.trials if t.state in FINISHED]
+
+
+def run_trial(spec: TuneSpec, study: optuna.Study, workers: int | None) -> None:
+    """Propose, play and record one candidate. On any interruption the trial is recorded as failed, so no
+    trial is left running on disk; the next run replaces it (see ``open_study``)."""
+    n = len(finished_trials(study))
+    study.sampler = optuna.samplers.TPESampler(
+        seed=int(derived_seed(spec.seed, _SAMPLER, n, 0) % 2**32), multivariate=True, n_startup_trials=STARTUP_TRIALS
+    )
+    trial = study.ask()
+    try:
+        value = _race(spec, trial, workers)
+    except optuna.TrialPruned:
+        study.tell(trial, state=TrialState.PRUNED)
+        return
+    except BaseException:
+        study.tell(trial, state=TrialState.FAIL)
+        raise
+    study.tell(trial, value)
+
+
+# -- held-out confirmation and the result -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpponentFigures:
+    """Against one opponent, on the held-out deals: each side's paired result and the tuned one's gain."""
+
+    name: str
+    tuned: Estimate
+    baseline: Estimate
+    gain: Estimate
+
+    def as_dict(self) -> dict:
+        return {"opponent": self.name, "tuned": self.tuned.as_dict(), "baseline": self.baseline.as_dict(),
+                "gain": self.gain.as_dict()}
+
+
+def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int | None,
+            progress: bool = False) -> tuple[OpponentFigures, ...]:
+    """The tuned candidate and the baseline against every opponent on the same fresh deals."""
+    from tqdm import tqdm
+
+    tuned, baseline = spec.strategy(values), spec.baseline()
+    figures = []
+    for i, opponent in enumerate(tqdm(spec.panel, desc="held-out check", unit=" opponent",
+                                         disable=None if progress else True)):
+        mine, theirs = (play(spec, s, i, deals, spec.held_out_seed(i), workers) for s in (tuned, baseline))
+        gain = paired_difference(mine, theirs)  # the same deals: the luck cancels
+        figures.append(OpponentFigures(opponent, mean_ci(mine), mean_ci(theirs), gain))
+    return tuple(figures)
+
+
+def _rules_name(rules: Rules) -> str:
+    return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """The tuned values and their held-out check; the panel figures average the opponents' (equal weights)."""
+
+    spec: TuneSpec
+    values: dict[str, float]  # every parameter of the tuned candidate
+    baseline_values: dict[str, float]
+    opponents: tuple[OpponentFigures, ...]
+    trials: dict[str, float]  # finished, complete, pruned, best (trial number), search_value
+    held_out_deals: int
+    seconds: float
+    history: tuple[dict, ...]  # every finished trial: number, state, params, objective by deals played
+
+    @property
+    def tuned(self) -> Estimate:
+        return panel_mean([o.tuned for o in self.opponents])
+
+    @property
+    def baseline(self) -> Estimate:
+        return panel_mean([o.baseline for o in self.opponents])
+
+    @property
+    def gain(self) -> Estimate:
+        return panel_mean([o.gain for o in self.opponents])
+
+    @property
+    def strategy(self) -> str:
+        """The tuned candidate as a name every command accepts."""
+        return self.spec.strategy(self.values).canonical()
+
+    def seeds(self) -> dict[str, list[int]]:
+        search = [self.spec.search_seed(k, i) for k in range(self.spec.rungs) for i in range(len(self.spec.panel))]
+        return {"search": search, "held_out": [self.spec.held_out_seed(i) for i in range(len(self.spec.panel))]}
+
+    def as_dict(self) -> dict:
+        return {
+            "spec": self.spec.identity(), "strategy": self.strategy, "values": self.values,
+            "baseline_values": self.baseline_values, "trials": self.trials,
+            "objective": f"mean over the panel of {self.spec.kind.describes}",
+            "held_out_deals_per_opponent": self.held_out_deals, "tuned": self.tuned.as_dict(),
+            "baseline": self.baseline.as_dict(), "gain": self.gain.as_dict(),
+            "opponents": [o.as_dict() for o in self.opponents], "seeds": self.seeds(), "seconds": self.seconds,
+            "history": list(self.history),
+        }
+
+    def _rows(self) -> list[tuple[str, str, str, str]]:
+        kind = self.spec.kind
+        rows = [(o.name, o.tuned, o.baseline, o.gain) for o in self.opponents]
+        rows.append(("panel mean", self.tuned, self.baseline, self.gain))
+        return [(name, kind.value(a), kind.value(b), kind.gain(g)) for name, a, b, g in rows]
+
+    def _header(self) -> str:
+        t, s = self.trials, self.spec
+        return (f"{s.family} tuned against {', '.join(s.panel)} (rules: {_rules_name(s.rules)}), seed {s.seed}: "
+                f"{t['finished']} trials, {t['complete']} played every rung, {t['pruned']} stopped early")
+
+    def text(self) -> str:
+        s = self.spec
+        lines = [self._header(), f"  {'parameter':<20}{'default':>10}{'tuned':>10}  searched"]
+        for d in s.dimensions:
+            lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
+                         f"  {_number(d.low)}..{_number(d.high)}")
+        lines.append(f"  tuned strategy: {self.strategy}")
+        lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
+                     f"seating ({s.kind.figures}, 95% intervals):")
+        lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
+        lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
+        deals, value = s.rung_deals()[-1], self.trials["search_value"]
+        shown = f"{100 * value:.2f}% of games won" if s.kind.games else f"{value:+.3f}"
+        lines.append(f"best candidate: trial {self.trials['best']}, search objective {shown} on {deals:,} "
+                     f"{s.kind.unit} per opponent ({self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        s = self.spec
+        lines = [f"# Tuning `{s.family}`", "", self._header() + ".", "",
+                 f"Objective: the mean over the panel of {s.kind.describes} "
+                 "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
+                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.kind.unit} per opponent.", "",
+                 "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
+        lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
+                  f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]
+        lines += ["", f"Tuned strategy: `{self.strategy}`", "",
+                  f"Held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent (seeds the search never "
+                  f"used), {s.kind.figures} with 95% intervals:", "",
+                  "| opponent | tuned | default | gain |", "|---|---|---|---|"]
+        lines += [f"| {name} | {a} | {b} | {g} |" for name, a, b, g in self._rows()]
+        return "\n".join(lines) + "\n"
+
+
+# -- the whole tune -----------------------------------------------------------------------------------
+
+
+def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget: int = 20, seed: int = 0,
+         params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
+         out: str | Path | None = None, workers: int | None = None, hands_per_rung: int = 1000, rungs: int = 4,
+         held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False,
+         objective: str = "points") -> TuneResult:
+    """Tune ``family`` against the panel ``against``; see the module doc and ``run_tune``.
+
+    ``params`` names the parameters to search (None: the declared range;
+    a (low, high) pair narrows it), by default every parameter with a range;
+    ``fixed`` sets others.
+    """
+    spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths,
+                           objective)
+    return run_tune(spec, budget, out, workers, held_out, progress)
+
+
+def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers: int | None = None,
+             held_out: int = 20_000, progress: bool = False) -> TuneResult:
+    """Search until ``budget`` candidates (the baseline first) have finished, then check the best on held-out deals.
+
+    With ``out`` the study is kept in that folder and a rerun continues it,
+    with a larger budget too; the result is written there as result.json
+    and result.md. Without it the study lives in memory.
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"the budget is a number of trials, at least 1; got {budget!r}")
+    if held_out < 2:
+        raise ValueError(f"held-out deals must be at least 2, got {held_out}")
+    folder = Path(out) if out is not None else None
+    started = time.perf_counter()
+    with _folder_lock(folder) if folder else nullcontext():
+        if folder:
+            _check_folder(spec, folder)
+        study = open_study(spec, folder)
+        _search(spec, study, budget, workers, progress)
+        best = study.best_trial  # among the candidates that played every rung
+        values = dict(spec.strategy(best.params).values)
+        opponents = confirm(spec, best.params, held_out, workers, progress)
+        finished = finished_trials(study)
+        trials = {"finished": len(finished), "complete": sum(t.state == TrialState.COMPLETE for t in finished),
+                  "pruned": sum(t.state == TrialState.PRUNED for t in finished), "best": best.number,
+                  "search_value": best.value}
+        history = tuple({"number": t.number, "state": t.state.name.lower(), "params": t.params,
+                         "objective_by_deals": t.intermediate_values} for t in finished)
+        result = TuneResult(spec, values, dict(spec.baseline().values), opponents, trials, held_out,
+                            time.perf_counter() - started, history)
+        if folder:
+            atomic_write_bytes(folder / RESULT_JSON, json.dumps(result.as_dict(), indent=2).encode())
+            atomic_write_bytes(folder / RESULT_MD, result.markdown().encode())
+    return result
+
+
+def _search(spec: TuneSpec, study: optuna.Study, budget: int, workers: int | None, progress: bool) -> None:
+    from tqdm import tqdm
+
+    done = len(finished_trials(study))
+    with tqdm(total=budget, initial=min(done, budget), desc=f"tune {spec.family}", unit=" trial",
+              disable=None if progress else True, dynamic_ncols=True) as bar:
+        while done < budget:
+            run_trial(spec, study, workers)
+            done += 1
+            bar.update()
+            bar.set_postfix(best=f"{study.best_value:+.3f}")
