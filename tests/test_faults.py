@@ -7,6 +7,7 @@ The moments are drawn from a seeded generator, so a failure names a moment that 
 import random
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -109,3 +110,16 @@ def test_study_interrupted_finishes_to_the_same_report(tmp_path, how):
 def test_ctrl_c_under_dask_is_one_line(tmp_path):
     process = start(*SIMULATE[:-2], "--dask-local", "2", "--out", str(tmp_path / "run"))
     interrupt(process, "Ctrl-C", 1.0, started=lambda p: p.poll() is not None or (tmp_path / "run").exists())
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "Ctrl-C"])
+def test_a_signal_after_the_work_is_done_does_not_kill_the_exit_silently(how):
+    """A signal landing while the interpreter exits, everything written: the command ends as it would have (its
+    output whole, its own status), never killed by the signal without a word. The signal comes from the last exit
+    handler, once the command's work is done: the moment the earlier code let the default kill land."""
+    sig = SIGNALS[how][0]
+    code = ("import atexit, os, sys, time; from oklasim.cli import run; "
+            f"atexit.register(lambda: (os.kill(os.getpid(), {int(sig)}), time.sleep(0.2))); "
+            "sys.argv = ['oklasim', 'rules', '--list']; run()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "") and "pagat" in done.stdout

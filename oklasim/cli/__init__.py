@@ -49,3 +49,9 @@ for _command in (
     play.play_command, agent.agent_command, agent.openspiel_command,
 ):
     main.add_command(_command)
+
+
+def run() -> None:
+    """The ``oklasim`` console command: ``main`` in a process that stopping signals reach only while it works."""
+    lifetime.ignore_outside_commands()
+    main()

@@ -1,6 +1,6 @@
 """``python -m oklasim.cli``: the ``oklasim`` command."""
 
-from oklasim.cli import main
+from oklasim.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -95,17 +95,33 @@ def _exit_when_gone(pid: int) -> None:
     os._exit(1)
 
 
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def _raise_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 
 
+def ignore_outside_commands() -> None:
+    """Ignore Ctrl-C, SIGTERM and SIGHUP in this process, except while a command works.
+
+    The command line's entry point sets this first; a command then turns the same signals into
+    ``KeyboardInterrupt`` while it works (``interrupt_on_termination``), so that it stops its workers and marks its
+    run, and restores the ignore when done. Left is only the interpreter's exit, everything already written, a
+    fraction of a second that a signal must not turn into a silent kill (the interpreter keeps an ignore through
+    its teardown, where it would reset a handler to the default)."""
+    for sig in STOPPING_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def interrupt_on_termination():
-    """Make SIGTERM and SIGHUP interrupt the driver like Ctrl-C; returns a function restoring the old handlers.
+    """Make Ctrl-C, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the driver; returns a function restoring the
+    old handlers.
 
     Only the main thread can install handlers; elsewhere this does nothing."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    old = {sig: signal.signal(sig, _raise_interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    old = {sig: signal.signal(sig, _raise_interrupt) for sig in STOPPING_SIGNALS}
     return lambda: [signal.signal(sig, handler) for sig, handler in old.items()]
 
 
