@@ -13,8 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	@echo "compiling every strategy's kernels once (numba cache; a few minutes on a fresh machine)"
-	$(BIN)/oklasim strategies > /dev/null
+	$(BIN)/oklasim compile
 	touch $(STAMP)
 
 test: install
@@ -26,7 +25,7 @@ test-fast: install
 
 # A real, small study end to end: the "when to knock" grid on a quick sample, and its report.
 demo: install
-	$(BIN)/oklasim run experiments/knock_thresholds.toml --quick
+	$(BIN)/oklasim run knock_thresholds --quick
 
 # The optional public peer (OpenSpiel) for side-by-side benchmarks.
 peer: install

@@ -11,7 +11,7 @@ and ratios shown are medians over the repeats. Hands between two experts
 are longer (both hold for gin after their first draws), so the table also
 reports the draws per hand. ``--also FAMILY`` adds FAMILY vs FAMILY to the
 turns: to compare two versions of expert side by side, copy the other
-version's ``strategies/expert.py`` into a folder, rename its family (say
+version's ``oklasim/strategies/families/expert.py`` into a folder, rename its family (say
 ``expert_before``) and put the folder on ``OKLASIM_STRATEGY_PATH``; its
 ratio to expert vs expert is printed too.
 """

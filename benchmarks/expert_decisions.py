@@ -8,7 +8,7 @@ shows) are recorded under the ``eaai`` and ``seeds`` presets, then each
 decision kind is timed in a compiled loop: chunks of 400 positions, the
 minimum of ``--rounds`` rounds per chunk, so that a shared machine's load
 shows up as little as possible. With ``--baseline`` (e.g. the file from
-``git show main:strategies/expert.py``) both versions take turns on the same
+``git show main:oklasim/strategies/families/expert.py``) both versions take turns on the same
 chunks, their answers must agree, and the ratio of times is printed.
 """
 

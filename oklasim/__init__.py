@@ -19,8 +19,27 @@ try:
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0.0.0+source"
 
+
+def lazy_exports(package: str, exports: dict[str, str]):
+    """``__getattr__`` and ``__dir__`` for ``package``, which re-exports names of its modules (``exports``: name ->
+    module below ``package``) imported when first used, so that importing the package itself stays cheap."""
+    namespace = vars(import_module(package))
+
+    def __getattr__(name: str):
+        if name not in exports:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(import_module(f"{package}.{exports[name]}"), name)
+        namespace[name] = value  # later look-ups skip this function
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(namespace.get("__all__", exports))
+
+    return __getattr__, __dir__
+
+
 # public name -> the module that defines it
-_EXPORTS = {
+__getattr__, __dir__ = lazy_exports(__name__, {
     "Rules": "game.rules",
     "simulate": "sim.engine",
     "play_situation": "sim.engine",
@@ -32,19 +51,7 @@ _EXPORTS = {
     "parse_card": "game.cards",
     "parse_hand": "game.cards",
     "format_hand": "game.cards",
-}
+})
 
-__all__ = ["__version__", *_EXPORTS]
-
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'oklasim' has no attribute {name!r}")
-    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
+__all__ = ["__version__", "Rules", "simulate", "play_situation", "match", "tournament", "RunSpec", "run", "resolve",
+           "parse_card", "parse_hand", "format_hand"]

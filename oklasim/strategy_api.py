@@ -1,27 +1,29 @@
 """What a strategy file needs: the decision signature, the layout constants and the kit.
 
-A strategy file (in the top-level ``strategies/`` folder, or any path given
-with ``--strategy-path``) defines
+A strategy file (any path given with ``--strategy-path`` or listed in
+``OKLASIM_STRATEGY_PATH``; the shipped families are the package's
+``oklasim/strategies/families/``) defines
 
 * ``FAMILY = Family(name=..., doc=..., params=(Param(...), ...), presets={...})``
-* ``decide_nb``, compiled with ``@njit(DECIDE_SIGNATURE, cache=True)``:
-  ``decide_nb(kind, view, params) -> int``.
+* ``decide_nb``, decorated with ``@decide_kernel()`` (compiled when the
+  strategy is first played) or ``@njit(DECIDE_SIGNATURE, cache=True)``
+  (compiled when the file is loaded): ``decide_nb(kind, view, params) -> int``.
 
 ``kind`` is one of the ``D_*`` decisions; ``view`` is the seat's int64 row
 (``V_*`` slots: its hand, the discard pile, what others took and threw, the
 scores, the rules); ``params`` holds the family's parameters in declared
 order. The engine checks every answer and stops with a clear error on an
-illegal one. See ``strategies/simple.py`` for a short, complete example.
+illegal one. See ``oklasim/strategies/families/simple.py`` for a short, complete example.
 
 Two declarations of ``Family`` let ``oklasim advise`` weigh an opponent's
 history faster (``oklasim/_kernels/advise_history_nb.py``):
 ``uses_drawn_card=False`` (its knock and discard never read ``V_DRAWN``)
 and ``confirms_discard=True`` (it answers ``D_CONFIRM_DISCARD``: 1 when
 ``V_ASKED`` is the card its ``D_DISCARD`` would throw, else 0, as
-``strategies/expert.py`` does by stopping its search once that card
+``families/expert.py`` does by stopping its search once that card
 loses). Tests check both on every shipped family that declares them.
 
-A strategy that calls another strategy's kernel (``strategies/mc.py``)
+A strategy that calls another strategy's kernel (``families/mc.py``)
 holds a copy of that code in its compiled cache: compile it inside
 ``cache_depends_on(path, ...)`` so that an edit of those files recompiles it.
 """
@@ -88,7 +90,7 @@ from oklasim._kernels.kit_nb import (
     unseen_nb,
 )
 from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from oklasim._kernels.linking import DECIDE_SIGNATURE, stack_array_nb
+from oklasim._kernels.linking import DECIDE_SIGNATURE, lazy_njit, stack_array_nb
 from oklasim._kernels.melds_nb import (
     deadwood_after_discard_fast_nb,
     deadwood_after_discard_nb,
@@ -115,3 +117,10 @@ def cache_depends_on(*paths):
         yield
     finally:
         numba.config.CACHE_DIR = saved
+
+
+def decide_kernel(**options):
+    """The decorator of a strategy's ``decide_nb``: ``@decide_kernel()`` compiles it with ``DECIDE_SIGNATURE``
+    (or loads it from the cache) when the strategy is first played, not when its file is loaded, so that listing
+    the strategies compiles nothing. ``options`` are numba's, e.g. ``decide_kernel(error_model="numpy")``."""
+    return lazy_njit(DECIDE_SIGNATURE, **options)

@@ -255,7 +255,7 @@ def test_replay_of_an_impossible_game_is_one_line():
         ("def broken(:\n", "SyntaxError"),
         ("import no_such_module_anywhere\n", "ModuleNotFoundError"),
         ("from oklasim.strategy_api import Family\nFAMILY = Family('plainpy', 'x')\n"
-         "def decide_nb(kind, view, params):\n    return 0\n", "must be compiled"),
+         "def decide_nb(kind, view, params):\n    return 0\n", "must be decorated"),
     ],
 )
 def test_bad_strategy_files_are_one_line(tmp_path, source, fragment):

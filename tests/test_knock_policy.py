@@ -3,7 +3,6 @@ whole games by score, and `oklasim policy` (exact rules, the basis of every figu
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -31,7 +30,6 @@ from oklasim.studies.knock_equilibrium import policy_spec, symmetric_equilibrium
 from oklasim.studies.knock_scores import band_names, best_by_band, by_band
 from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_by_limit, play_games, play_pairings
 
-ROOT = Path(__file__).resolve().parent.parent
 SPEC = """
 [study]
 kind = "knock_thresholds"
@@ -375,7 +373,7 @@ def test_shipped_table_answers_the_seeds_rules(tmp_path):
     no_runs = str(tmp_path)  # a folder without runs: the shipped table answers (a missing folder is an error)
     shown = invoke("--runs", no_runs, "--answer", "all")
     assert shown.exit_code == 0, shown.output
-    assert "the shipped table" in shown.output and "measured by: oklasim run experiments/" in shown.output
+    assert "the shipped table" in shown.output and "measured by: oklasim run knock_thresholds;" in shown.output
     for answer in ("mix", "max-min", "equilibrium", "greedy", "expert"):
         assert f"\n{answer}: " in shown.output
     bonus25 = invoke("--runs", no_runs, "--rules", "north_american")
@@ -385,10 +383,11 @@ def test_shipped_table_answers_the_seeds_rules(tmp_path):
 def test_shipped_experiment_files_load():
     for name in ("knock_thresholds", "knock_thresholds_reduced"):
         for quick in (False, True):
-            experiment = load(ROOT / "experiments" / f"{name}.toml", quick=quick)
+            experiment = load(name, quick=quick)  # a shipped study, by name
+            assert experiment.source == name
             assert set(knock_thresholds.options(experiment)["opponents"]) >= {"greedy", "defensive", "expert"}
     table = pl.read_csv(knock_policy.SHIPPED)
-    assert not table["quick"].any() and table["command"].str.starts_with("oklasim run experiments/").all()
+    assert not table["quick"].any() and (table["command"] == "oklasim run knock_thresholds").all()
     assert json.loads(table["rules"][0])["undercut_bonus"] in (10, 25)
 
 

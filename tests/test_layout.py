@@ -8,14 +8,14 @@ import oklasim
 
 PACKAGE = Path(oklasim.__file__).parent
 LAYERS = ["_kernels", "game", "strategies", "sim", "runs", "analysis", "studies", "advise", "agent", "table", "cli"]
-# The package's face: the public API and what a strategy file imports (at the strategies' level).
-FACE = {"__init__.py": len(LAYERS), "strategy_api.py": LAYERS.index("strategies")}
+# The package's face: the public API, the errors every layer raises, what a strategy file imports.
+FACE = {"__init__.py": len(LAYERS), "errors.py": -1, "strategy_api.py": LAYERS.index("strategies")}
 
 
 def rank_of(parts: list[str]) -> int:
     """The layer of a module given by its dotted name below ``oklasim``."""
     if not parts:
-        return -1  # ``from oklasim import __version__``: the package's version, usable anywhere
+        return -1  # ``from oklasim import __version__, lazy_exports``: the package's own names, usable anywhere
     first = parts[0] if parts[0] in LAYERS else f"{parts[0]}.py"
     return LAYERS.index(first) if first in LAYERS else FACE[first]
 
@@ -28,7 +28,8 @@ def imports_of(path: Path):
             if parts:
                 yield node.lineno, parts
             else:  # from oklasim import a, b: each name may be a layer
-                yield from ((node.lineno, [alias.name]) for alias in node.names if alias.name != "__version__")
+                yield from ((node.lineno, [alias.name]) for alias in node.names
+                            if alias.name not in ("__version__", "lazy_exports"))
         elif isinstance(node, ast.Import):
             yield from ((node.lineno, alias.name.split(".")[1:]) for alias in node.names
                         if alias.name.split(".")[0] == "oklasim" and "." in alias.name)

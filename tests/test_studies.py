@@ -5,7 +5,6 @@ import itertools
 import json
 import math
 from html.parser import HTMLParser
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -15,12 +14,13 @@ from oklasim._kernels.rng_nb import random_hands_nb
 from oklasim._kernels.tables import N_RANKS
 from oklasim.analysis import tables as analysis
 from oklasim.analysis.match import match
+from oklasim.errors import OklasimError
 from oklasim.game import combinatorics, melds
 from oklasim.game.rules import Rules
 from oklasim.runs import storage
 from oklasim.studies import dealt_hands, tournament
 from oklasim.studies.common import quantile_ci
-from oklasim.studies.experiment import build_report, load, run_experiment
+from oklasim.studies.experiment import build_report, load, run_experiment, shipped
 
 NEVER_KNOCKS = "random(knock_probability=0)"
 SPECS = {
@@ -305,10 +305,17 @@ def test_bad_specs_are_refused(tmp_path, text, message):
 
 
 def test_shipped_experiment_files_load():
-    root = Path(__file__).resolve().parent.parent / "experiments"
+    assert set(shipped()) == {"dealt_hands", "knock_thresholds", "knock_thresholds_reduced", "tournament",
+                              "upcard_effects"}
     for name in ("dealt_hands", "tournament", "upcard_effects"):
-        experiment = load(root / f"{name}.toml", quick=True)
-        assert experiment.kind == name and experiment.count >= 1
+        experiment = load(name, quick=True)  # by name, from inside the package
+        assert experiment.kind == name and experiment.count >= 1 and experiment.source == name
+        assert load(shipped()[name], quick=True).source == str(shipped()[name])  # and by its path
+
+
+def test_an_unknown_study_name_lists_the_shipped_ones():
+    with pytest.raises(OklasimError, match="no shipped study of that name; the shipped ones: dealt_hands"):
+        load("knock_thresholdz")
     assert Rules().knock_limit("As") == 0
 
 

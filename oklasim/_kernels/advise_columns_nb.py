@@ -36,6 +36,7 @@ from .layout import (
     V_PILE_SIZE,
     V_RULES,
 )
+from .linking import lazy_njit
 from .melds_nb import deadwood_nb, optimal_arrangements_nb
 
 # -- candidate columns: one int64 row each ------------------------------------------------
@@ -167,7 +168,7 @@ def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, 
     return n, action
 
 
-@njit(int64(int64[::1], int64, int64, int64[:, ::1]), cache=True)
+@lazy_njit(int64(int64[::1], int64, int64, int64[:, ::1]))
 def candidates_nb(view, kind, max_continue, out):
     """Write the candidate columns of decision ``kind`` for the seat of ``view``; returns how many.
 

@@ -61,7 +61,7 @@ from .layout import (
     V_LAST_CHANCE,
     V_RULES,
 )
-from .linking import DECIDE_TYPE
+from .linking import DECIDE_TYPE, lazy_njit
 from .melds_nb import deadwood_nb
 from .rng_nb import mix64_nb, next_state_nb, partial_shuffle_nb
 
@@ -255,8 +255,7 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
     return weight, state
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, int64),
-      cache=True)
+@lazy_njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, int64))
 def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits):
     """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
     weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits,
@@ -264,7 +263,7 @@ def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, tra
     return weight
 
 
-@njit(float64(DECIDE_TYPE, float64[::1], int64[::1], int64[:, ::1], int64, int64, float64, int64), cache=True)
+@lazy_njit(float64(DECIDE_TYPE, float64[::1], int64[::1], int64[:, ::1], int64, int64, float64, int64))
 def true_turn_likelihood_nb(fn, params, turn, snapshots, after, drawn, slip, traits):
     """``turn_likelihood_nb`` of one drawing turn, compiled once for every strategy (for checks from Python)."""
     scratch = np.empty(snapshots.shape[1], dtype=np.int64)

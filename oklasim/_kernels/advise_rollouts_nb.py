@@ -14,9 +14,9 @@ import numpy as np
 from numba import float64, int64, njit, types
 
 from .advise_columns_nb import (
+    C_ARRANGEMENT,
     C_DEADWOOD,
     C_DISCARD,
-    C_ARRANGEMENT,
     C_KIND,
     C_MELDS,
     C_N_MELDS,
@@ -53,20 +53,20 @@ from .layout import (
     D_ARRANGE,
     D_DISCARD,
     D_KNOCK,
-    ERROR_FIELDS,
     E_NONE,
+    ERROR_FIELDS,
     G_WINNER,
-    HIDDEN,
     H_KNOCKER,
     H_OUTCOME,
     H_SEAT_POINTS,
     H_WINNER,
+    HIDDEN,
     MAX_ARRANGEMENTS,
     MAX_HANDS_PER_GAME,
     MAX_SEATS,
-    NO_CARD,
     N_GAME_FIELDS,
     N_HAND_FIELDS,
+    NO_CARD,
     OUT_TIE,
     OUT_UNDERCUT,
     OUT_VOID,
@@ -93,7 +93,7 @@ from .layout import (
     V_SIZE,
     V_STOCK_LEFT,
 )
-from .linking import DECIDE_SIGNATURE, DECIDE_TYPE, fetch_add_nb
+from .linking import DECIDE_SIGNATURE, DECIDE_TYPE, fetch_add_nb, lazy_njit
 from .melds_nb import deadwood_nb, layoff_deadwood_nb
 from .rng_nb import (
     HISTORY_REPLAYS,
@@ -131,7 +131,7 @@ F_ARRANGE = 2
 F_TAKE = 3
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@lazy_njit(DECIDE_SIGNATURE)
 def forced_nb(kind, view, params):
     """Plays the answers a rollout prescribes for the deciding seat's first decisions."""
     if kind == D_KNOCK:
@@ -459,7 +459,7 @@ ADVISE_BATCH_SIGNATURE = int64(
 )
 
 
-@njit(ADVISE_BATCH_SIGNATURE, cache=True, nogil=True)
+@lazy_njit(ADVISE_BATCH_SIGNATURE, nogil=True)
 def advise_batch_nb(
     me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
     guide, repeats, lo, hi, out, weights, opponent_hands, status, stop, claims

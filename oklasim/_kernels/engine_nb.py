@@ -84,13 +84,13 @@ from .layout import (
     R_BIG_GIN,
     R_BIG_GIN_BONUS,
     R_BOX_BONUS,
+    R_DEAL_KNOCK_LIMIT,
     R_DEALER_RULE,
     R_DISCARD_TAKEN_CARD,
     R_FIXED_KNOCK_LIMIT,
     R_GAME_BONUS,
     R_GIN_BONUS,
     R_HAND_SIZE,
-    R_DEAL_KNOCK_LIMIT,
     R_MAX_DRAWS,
     R_OKLAHOMA,
     R_PLAYERS,
@@ -148,7 +148,7 @@ from .layout import (
     V_UPCARD,
     WALL_FIFTIETH_CARD,
 )
-from .linking import DECIDE_TYPE, stack_array_nb, unmanaged_nb
+from .linking import DECIDE_TYPE, lazy_njit, stack_array_nb, unmanaged_nb
 from .melds_nb import (
     MAX_MELDS_IN_ARRANGEMENT,
     deadwood_after_discard_fast_nb,
@@ -848,7 +848,7 @@ PLAY_GAMES_SIGNATURE = int64(
 )
 
 
-@njit(PLAY_GAMES_SIGNATURE, cache=True)
+@lazy_njit(PLAY_GAMES_SIGNATURE)
 def play_games_nb(decide0, decide1, decide2, decide3, params, rules, seed, first_game, n_games, hand_out, game_out, trace, status):
     """Play games ``first_game + status[ST_GAMES]`` ... until ``n_games`` are done or a buffer fills.
 
@@ -895,7 +895,7 @@ PLAY_SITUATION_SIGNATURE = int64(
 )
 
 
-@njit(PLAY_SITUATION_SIGNATURE, cache=True)
+@lazy_njit(PLAY_SITUATION_SIGNATURE)
 def play_situation_nb(decide0, decide1, decide2, decide3, params, board, trace, status):
     """Play one hand on from a prepared board (scripted deals, replays, the advisor).
 

@@ -171,7 +171,7 @@ def allowed_discards_nb(view):
     return hand & ~(BIT << forbidden) if forbidden >= 0 else hand
 
 
-# -- Shared by the strategy library (strategies/*.py) ------------------------------------
+# -- Shared by the strategy library (oklasim/strategies/families/*.py) ------------------------------------
 # Everything below reads only the seat's view and its own random stream.
 
 

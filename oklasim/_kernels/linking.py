@@ -2,7 +2,8 @@
 
 A strategy's decision kernel is a first-class numba function of
 ``DECIDE_SIGNATURE``, so the engine takes any strategy, with any parameters,
-without recompiling. ``decide_function`` lets a cached kernel name another
+without recompiling. ``lazy_njit`` gives a kernel its one signature without
+compiling at import, so that importing oklasim never compiles. ``decide_function`` lets a cached kernel name another
 strategy's kernel as such a value; ``unmanaged_nb`` drops numba's reference
 counting from arrays that every step of a hand passes along; ``stack_array_nb``
 gives a kernel scratch memory without allocating.
@@ -15,11 +16,52 @@ import threading
 import numpy as np
 from numba import carray, config, float64, int64, njit, types
 from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 # The one signature every strategy's decision kernel has: (kind, view, params) -> answer.
 DECIDE_SIGNATURE = int64(int64, int64[::1], float64[::1])
 DECIDE_TYPE = types.FunctionType(DECIDE_SIGNATURE)
+
+
+class LazyDispatcher(CPUDispatcher):
+    """A kernel of one fixed signature, compiled (or read from the cache) when first needed rather than at import,
+    then closed to other signatures: what ``njit(signature)`` does, deferred."""
+
+    def compile_now(self):
+        """Compile the signature (or load it from the cache) if not yet done; returns the dispatcher. Threads that
+        call it first at the same time (the advisor's workers) wait for one of them to compile."""
+        with global_compiler_lock:
+            if self._can_compile:
+                self.compile(self.fixed_signature)
+                self.disable_compile()
+        return self
+
+    def _compile_for_args(self, *args, **kws):  # called from Python: numba calls what this returns
+        return self.compile_now()
+
+    def get_call_template(self, args, kws):  # called from another kernel
+        return super(LazyDispatcher, self.compile_now()).get_call_template(args, kws)
+
+    def get_compile_result(self, sig):  # taken as a first-class function (``decide_function``)
+        return super(LazyDispatcher, self.compile_now()).get_compile_result(sig)
+
+
+def lazy_njit(signature, **options):
+    """``njit(signature, cache=True, **options)``, compiled when first called or linked, not when its module is
+    imported (``oklasim --help`` and a listing of the strategies compile nothing)."""
+
+    def decorate(function):
+        dispatcher = njit(cache=True, **options)(function)
+        if config.DISABLE_JIT:  # the plain function, with nothing to compile
+            dispatcher.compile_now = lambda: dispatcher
+            return dispatcher
+        dispatcher.__class__ = LazyDispatcher  # the same object, with the methods above
+        dispatcher.fixed_signature = signature
+        return dispatcher
+
+    return decorate
 
 
 def decide_function(dispatcher):

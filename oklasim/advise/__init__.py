@@ -36,11 +36,15 @@ Monte Carlo), ``result`` (the answer), ``request`` (every field, once),
 ``cli`` (the command), ``played`` (positions from real games).
 """
 
-from oklasim.advise.position import Position, read_position, view_of
-from oklasim.advise.request import Request, load_request
-from oklasim.advise.result import Advice, Candidate, Estimate
-from oklasim.advise.rollouts import advise
-from oklasim.advise.worlds import estimated_opponent_draws, world_prior
+from oklasim import lazy_exports
+
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "Position": "position", "read_position": "position", "view_of": "position",
+    "Request": "request", "load_request": "request",
+    "Advice": "result", "Candidate": "result", "Estimate": "result",
+    "advise": "rollouts",
+    "estimated_opponent_draws": "worlds", "world_prior": "worlds",
+})
 
 __all__ = ["Advice", "Candidate", "Estimate", "Position", "Request", "advise", "estimated_opponent_draws",
            "load_request", "read_position", "view_of", "world_prior"]

@@ -24,6 +24,7 @@ import numpy as np
 from oklasim._kernels import advise_history_nb as H
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
 
@@ -63,16 +64,16 @@ def parse_history(value) -> list[Turn]:
             continue
         where = f"history turn {number} ({str(item).strip()!r})"
         if words[0].lower() not in WHO or len(words) < 2 or words[1].lower() not in DRAWS or len(words) > 3:
-            raise ValueError(f"{where}: write <me|opp> <pass|upcard|pile|stock> [discard]")
+            raise OklasimError(f"{where}: write <me|opp> <pass|upcard|pile|stock> [discard]")
         draw = words[1].lower()
         discard = None
         if len(words) == 3:
             if draw == "pass":
-                raise ValueError(f"{where}: a pass discards nothing")
+                raise OklasimError(f"{where}: a pass discards nothing")
             try:
                 discard = parse_card(words[2])
             except ValueError as exc:
-                raise ValueError(f"{where}: {exc}") from None
+                raise OklasimError(f"{where}: {exc}") from None
         turns.append(Turn(WHO[words[0].lower()], draw, discard))
     return turns
 
@@ -80,7 +81,7 @@ def parse_history(value) -> list[Turn]:
 def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int] | None, hand: int) -> Replay:
     """Play the public history on an engine board, checking that it can have happened; ``ValueError`` if not."""
     if not turns:
-        raise ValueError("history: give at least the first turn")
+        raise OklasimError("history: give at least the first turn")
     board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
     E.load_rules_nb(board, rules.to_array())
     dealer = 1 - turns[0].seat  # the non-dealer is offered the upcard first
@@ -97,14 +98,14 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
         where = f"history turn {i + 1} ({_describe(turn)})"
         if i > 0 and turn.seat == turns[i - 1].seat:
             whose = "the opponent's" if turn.seat == ME else "yours"
-            raise ValueError(f"{where}: turns alternate, and this one is {whose}")
+            raise OklasimError(f"{where}: turns alternate, and this one is {whose}")
         last = i == len(turns) - 1
         if turn.discard is None and turn.draw != "pass" and not (last and turn.seat == ME):
-            raise ValueError(f"{where}: name the card discarded (only your own last turn may stop at the draw)")
+            raise OklasimError(f"{where}: name the card discarded (only your own last turn may stop at the draw)")
         choice = board[turn.seat].copy()
         if turn.draw == "pass":
             if not offers_open:
-                raise ValueError(f"{where}: only the first upcard can be passed")
+                raise OklasimError(f"{where}: only the first upcard can be passed")
             passes += 1
             board[: 2, L.V_PASSED + turn.seat] = 1
             offers_open = passes < 2
@@ -113,21 +114,21 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
                 snapshots.append([choice, choice])
             continue
         if turn.draw == "upcard" and not offers_open:
-            raise ValueError(f"{where}: the upcard can be taken only on the first offer; later write 'pile'")
+            raise OklasimError(f"{where}: the upcard can be taken only on the first offer; later write 'pile'")
         if turn.draw == "pile" and offers_open:
-            raise ValueError(f"{where}: on the first offer write 'upcard' or 'pass'")
+            raise OklasimError(f"{where}: on the first offer write 'upcard' or 'pass'")
         forced = turn.draw == "stock" and passes == 2 and board[0, L.V_DRAWS] == 0
         if turn.draw == "stock" and offers_open:
-            raise ValueError(f"{where}: on the first offer write 'upcard' or 'pass'")
+            raise OklasimError(f"{where}: on the first offer write 'upcard' or 'pass'")
         offers_open = False
         if turn.draw in ("upcard", "pile"):
             if board[0, L.V_PILE_SIZE] == 0:
-                raise ValueError(f"{where}: the pile is empty")
+                raise OklasimError(f"{where}: the pile is empty")
             card = int(E.draw_nb(board, turn.seat, True))
             taken[turn.seat] |= 1 << card
         else:
             if board[0, L.V_STOCK_LEFT] <= 2:
-                raise ValueError(f"{where}: the stock is down to 2 cards; the hand is over")
+                raise OklasimError(f"{where}: the stock is down to 2 cards; the hand is over")
             board[L.HIDDEN, L.S_DECK + board[L.HIDDEN, L.S_STOCK_POS]] = 0  # a stand-in: the card is private
             E.draw_nb(board, turn.seat, False)
             card = L.NO_CARD
@@ -138,9 +139,9 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
             break
         d = turn.discard
         if d == forbidden:
-            raise ValueError(f"{where}: the card taken from the pile may not go straight back")
+            raise OklasimError(f"{where}: the card taken from the pile may not go straight back")
         if board[0, L.V_PILE_MASK] >> d & 1 or taken[1 - turn.seat] >> d & 1:
-            raise ValueError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere")
+            raise OklasimError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere")
         if turn.seat == OPP:
             if not taken[OPP] >> d & 1:
                 unknown_discards.append((len(opp_turns), d))
@@ -154,7 +155,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     pile = tuple(int(c) for c in board[0, L.V_PILE : L.V_PILE + board[0, L.V_PILE_SIZE]])
     theirs = taken[OPP] | (int(board[0, L.V_DISCARDED + OPP]) & ~int(board[0, L.V_TAKEN + ME]))
     if hand & theirs:
-        raise ValueError("history: your hand holds a card the opponent has or threw (and you did not take)")
+        raise OklasimError("history: your hand holds a card the opponent has or threw (and you did not take)")
     unseen = ((1 << N_CARDS) - 1) & ~hand & ~mask_of(pile) & ~taken[OPP]
     turns_array = np.array(opp_turns, dtype=np.int64).reshape(-1, H.N_TURN_FIELDS)
     for index, d in unknown_discards:  # its stock draws: an unseen card, or one it threw later

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from oklasim.errors import OklasimError
+
 
 def _field(default, help: str, *, flag: str | None = None, kind: Any = None, choices: tuple[str, ...] | None = None,
            shown: str | None = None):
@@ -84,7 +86,7 @@ class Request:
         if self.plan is None:
             return self.me
         if self.me != FIELDS["me"].default:
-            raise ValueError("give a plan or the strategy that plays on for you (me), not both")
+            raise OklasimError("give a plan or the strategy that plays on for you (me), not both")
         return plan_strategy(self.plan)
 
     @classmethod
@@ -92,7 +94,7 @@ class Request:
         """A request from named values; ``ValueError`` names any unknown one."""
         unknown = sorted(set(values) - set(FIELD_NAMES))
         if unknown:
-            raise ValueError(f"{where}: unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
+            raise OklasimError(f"{where}: unknown field(s) {', '.join(unknown)}; known: {', '.join(FIELD_NAMES)}")
         return cls(**values)
 
     def merged(self, values: dict[str, Any]) -> Request:
@@ -101,34 +103,34 @@ class Request:
     def check_options(self) -> None:
         """Refuse nonsense budgets and settings in one line (the position is checked by ``read_position``)."""
         if not _number(self.confidence) or not 0 < self.confidence < 1:
-            raise ValueError(f"confidence {self.confidence!r}: a probability between 0 and 1")
+            raise OklasimError(f"confidence {self.confidence!r}: a probability between 0 and 1")
         if not _whole(self.max_samples) or self.max_samples < 1:
-            raise ValueError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1")
+            raise OklasimError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1")
         if self.max_seconds is not None and (not _number(self.max_seconds) or self.max_seconds <= 0):
-            raise ValueError(f"max_seconds {self.max_seconds!r}: a positive number of seconds")
+            raise OklasimError(f"max_seconds {self.max_seconds!r}: a positive number of seconds")
         if self.precision is not None and (not _number(self.precision) or self.precision <= 0):
-            raise ValueError(f"precision {self.precision!r}: a positive number of points (or none: stop on "
-                             "separation alone)")
+            raise OklasimError(f"precision {self.precision!r}: a positive number of points (or none: stop on "
+                               "separation alone)")
         if not _number(self.win_precision) or not 0 < self.win_precision < 1:
-            raise ValueError(f"win_precision {self.win_precision!r}: a chance between 0 and 1")
+            raise OklasimError(f"win_precision {self.win_precision!r}: a chance between 0 and 1")
         if not _whole(self.discards) or self.discards < 1:
-            raise ValueError(f"discards {self.discards!r}: try at least one discard when playing on")
+            raise OklasimError(f"discards {self.discards!r}: try at least one discard when playing on")
         if self.workers is not None and (not _whole(self.workers) or self.workers < 1):
-            raise ValueError(f"workers {self.workers!r}: a whole number of threads, at least 1")
+            raise OklasimError(f"workers {self.workers!r}: a whole number of threads, at least 1")
         if not _whole(self.seed):
-            raise ValueError(f"seed {self.seed!r}: a whole number")
+            raise OklasimError(f"seed {self.seed!r}: a whole number")
         if self.opponent_draws is not None and (not _whole(self.opponent_draws) or self.opponent_draws < 0):
-            raise ValueError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more")
+            raise OklasimError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more")
         if not _whole(self.window) or self.window < 0:
-            raise ValueError(f"window {self.window!r}: a number of turns, 0 (all) or more")
+            raise OklasimError(f"window {self.window!r}: a number of turns, 0 (all) or more")
         if not _number(self.slip) or not 0 <= self.slip < 0.5:
-            raise ValueError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
+            raise OklasimError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
         if not _whole(self.played_draws) or self.played_draws < 0:
-            raise ValueError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more")
+            raise OklasimError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more")
         for name in ("objective", "prior", "dealer"):
             value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
             if value is not None and value not in choices:
-                raise ValueError(f"{name} {value!r}: one of {', '.join(choices)}")
+                raise OklasimError(f"{name} {value!r}: one of {', '.join(choices)}")
 
 
 def _number(value) -> bool:
@@ -147,9 +149,9 @@ def plan_strategy(plan: str) -> str:
     if words and words[0] == "knock" and len(words) <= 2:
         limit = words[1] if len(words) == 2 else "10"
         if not limit.isdigit() or int(limit) > 10:
-            raise ValueError(f"plan {plan!r}: 'knock N' takes a deadwood from 0 to 10")
+            raise OklasimError(f"plan {plan!r}: 'knock N' takes a deadwood from 0 to 10")
         return f"expert(early_draws=0, gin_after_draws=99, late_threshold={int(limit)}, max_undercut_risk=1)"
-    raise ValueError(f"plan {plan!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)")
+    raise OklasimError(f"plan {plan!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)")
 
 
 FIELDS = {f.name: f for f in fields(Request)}
@@ -162,12 +164,12 @@ def load_request(path: str | Path) -> dict[str, Any]:
     try:
         text = path.read_text()
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+        raise OklasimError(f"cannot read {path}: {exc.strerror}") from None
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+        raise OklasimError(f"{path} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a table of fields")
+        raise OklasimError(f"{path}: expected a table of fields")
     Request.from_fields(data, str(path))
     return data

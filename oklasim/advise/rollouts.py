@@ -18,6 +18,7 @@ from oklasim.advise.request import Request
 from oklasim.advise.result import Advice, Candidate
 from oklasim.advise.worlds import Guide, worlds_for
 from oklasim.analysis.stats import Estimate
+from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.sim.engine import IllegalDecision, raise_illegal, stream_key
 from oklasim.strategies.registry import Strategy, resolve
@@ -212,7 +213,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     game_mode = position.scores is not None
     objective = r.objective or ("win" if game_mode else "points")
     if objective == "win" and not game_mode:
-        raise ValueError("the win objective needs the scores")
+        raise OklasimError("the win objective needs the scores")
     workers = int(r.workers or os.cpu_count() or 1)
     seats = (_strategy(r.continuation(), extra_paths), _strategy(r.opponent, extra_paths))
     confidence, precision, win_precision, max_samples, max_seconds, seed, race, discards = (
@@ -307,8 +308,8 @@ def run(request: Request, extra_paths=()) -> Advice:
                 break
 
     if tally.w.max() <= 0:
-        raise ValueError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
-                         f"{seats[1].name}: give a slip above 0, or another opponent")
+        raise OklasimError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
+                           f"{seats[1].name}: give a slip above 0, or another opponent")
     best = _leader(tally, members, open_actions, metric)
     candidates = []
     for a in range(n_actions):

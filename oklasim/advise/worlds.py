@@ -24,6 +24,7 @@ from oklasim._kernels import layout as L
 from oklasim.advise.history import parse_history, replay
 from oklasim.advise.position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
 from oklasim.advise.request import Request
+from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, mask_of
 from oklasim.strategies.registry import Strategy
 
@@ -89,11 +90,11 @@ def worlds_for(request: Request) -> Worlds:
                       no_evidence(), 0)
     rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
     if rules.players != 2:
-        raise ValueError("the history is for two players only: with 3-4 players give the pile and what each "
-                         "opponent took")
+        raise OklasimError("the history is for two players only: with 3-4 players give the pile and what each "
+                           "opponent took")
     upcard = one_card(r.upcard, "upcard")
     if upcard is None:
-        raise ValueError("with a history, give the upcard: it starts the pile")
+        raise OklasimError("with a history, give the upcard: it starts the pile")
     hand = mask_of(card_list(r.hand, "hand"))
     scores = score_list(r.scores)
     replayed = replay(parse_history(r.history), upcard, rules, scores, hand)
@@ -104,7 +105,7 @@ def worlds_for(request: Request) -> Worlds:
              ((), None, "") else None, "took": one_card(r.took, "took"), "dealer": r.dealer}
     for name, value in given.items():
         if value is not None and value != derived[name]:
-            raise ValueError(f"{name} disagrees with the history; leave it out, the history says it")
+            raise OklasimError(f"{name} disagrees with the history; leave it out, the history says it")
     took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
     position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
                              scores, rules, replayed.passed, replayed.dealer)

@@ -24,6 +24,7 @@ import numpy as np
 from oklasim._kernels import layout as L
 from oklasim.agent.seat import SeatView
 from oklasim.analysis.stats import Z95, Estimate, mean_ci
+from oklasim.errors import OklasimError
 from oklasim.game import melds
 from oklasim.game.cards import mask_of, parse_card
 from oklasim.game.rules import Rules
@@ -42,7 +43,7 @@ def import_pyspiel():
     try:
         import pyspiel
     except ImportError:
-        raise ValueError("OpenSpiel is not installed: pip install 'oklasim[peer]' (or make peer)") from None
+        raise OklasimError("OpenSpiel is not installed: pip install 'oklasim[peer]' (or make peer)") from None
     return pyspiel
 
 

@@ -18,6 +18,7 @@ from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
 from oklasim._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
+from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_hand
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import DECISION_NAMES, stream_key
@@ -26,7 +27,7 @@ from oklasim.strategies.registry import Strategy
 BIT = 1
 
 
-class ProtocolError(ValueError):
+class ProtocolError(OklasimError):
     """A message the seat cannot accept: ``field`` names the culprit."""
 
     def __init__(self, field: str, message: str):

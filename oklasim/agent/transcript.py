@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim.agent.protocol import Agent
+from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
@@ -29,7 +30,7 @@ def decide(decision: str) -> dict:
 def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> Iterator[tuple[dict, dict | None]]:
     """(message, expected answer fields or None) for seat 0 through ``games`` two-player games."""
     if rules.players != 2:
-        raise ValueError("transcripts are written for two players")
+        raise OklasimError("transcripts are written for two players")
     seats = resolve_all(strategies, rules.players)
     _, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games, trace_capacity=games * TRACE_ROWS_PER_GAME)
     rows = trace.tolist()

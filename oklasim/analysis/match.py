@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from oklasim.analysis.stats import Estimate, mean_ci, proportion, ratio_ci
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 from oklasim.runs.batch import RunSpec, run
 from oklasim.strategies.registry import Strategy, resolve
@@ -293,7 +294,7 @@ class TournamentResult:
 def tournament(names: Sequence[str], progress_callback=None, **match_args) -> TournamentResult:
     """Round robin: a paired match between every two strategies."""
     if len(set(names)) < 2:
-        raise ValueError("a tournament needs at least two different strategies")
+        raise OklasimError("a tournament needs at least two different strategies")
     for name in names:  # every name checked before the first match is played
         resolve(name, extra_paths=match_args.get("strategy_paths", ()))
     results = {}

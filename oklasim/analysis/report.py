@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from oklasim import __version__  # noqa: E402
+from oklasim.errors import OklasimError
 from oklasim.runs.storage import atomic_write_bytes  # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "oklasim", "figure.dpi": 100, "savefig.dpi": 110, "font.size": 10})
@@ -50,7 +51,7 @@ class Report:
         # build leaves the previous report as it was, and no half-written one.
         self.target = Path(self.folder)
         if self.target.exists() and not _replaceable(self.target):
-            raise ValueError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
+            raise OklasimError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
         self.target.parent.mkdir(parents=True, exist_ok=True)
         self.folder = Path(tempfile.mkdtemp(prefix=building_prefix(self.target), dir=self.target.parent))
 
@@ -78,7 +79,7 @@ class Report:
         old = None
         if self.target.exists():
             if not _replaceable(self.target):  # it may have appeared while the report was built
-                raise ValueError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
+                raise OklasimError(f"{self.target} exists and is not an oklasim report; refusing to replace it")
             old = Path(tempfile.mkdtemp(prefix=building_prefix(self.target), dir=self.target.parent))
             self.target.rename(old / "previous")
         self.folder.rename(self.target)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oklasim.errors import OklasimError
+
 Z95 = 1.959963984540054
 
 
@@ -90,7 +92,7 @@ def paired_difference(a, b) -> Estimate:
     """Mean of ``a - b`` over pairs (the same deal seen by both), with its interval."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
-        raise ValueError("paired samples must have the same length")
+        raise OklasimError("paired samples must have the same length")
     return mean_ci(a - b)
 
 

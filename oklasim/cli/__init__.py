@@ -5,39 +5,75 @@ One module per group of commands; each imports what it runs only when it runs, s
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from oklasim import __version__
-from oklasim.cli import advise, agent, game, matches, play, runs, strategies, studies, tune
+from oklasim.cli import advise, agent, compiling, game, matches, play, runs, strategies, studies, tune
 from oklasim.cli.options import Interrupted
+from oklasim.errors import OklasimError
 from oklasim.runs import lifetime
+
+DEBUG = "oklasim.debug"  # in the context's meta: --debug was given
+LOG_FORMAT = "oklasim: %(message)s"
 
 
 class FriendlyGroup(click.Group):
-    """Turns the API's ``ValueError`` (bad cards, rules, files), a file-system error and an interrupt
-    (Ctrl-C, SIGTERM, SIGHUP) into a one-line error with a non-zero exit."""
+    """Tells an ``OklasimError`` (bad cards, rules, options, files), a file-system error and an interrupt (Ctrl-C,
+    SIGTERM, SIGHUP) in one line with a non-zero exit; anything else is a bug, told in one line too, its traceback
+    shown with ``--debug``."""
 
     def invoke(self, ctx: click.Context):
+        from oklasim.cli.compile_notice import compile_notice
+
         ctx.call_on_close(lifetime.interrupt_on_termination())
         try:
-            return super().invoke(ctx)
-        except ValueError as exc:
+            with compile_notice():
+                return super().invoke(ctx)
+        except OklasimError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None
         except KeyboardInterrupt:
             raise Interrupted("interrupted") from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if ctx.meta.get(DEBUG):
+                raise
+            first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+            raise click.ClickException(f"internal error (a bug in oklasim): {type(exc).__name__}: {first} "
+                                       "(run the command with oklasim --debug for the traceback)") from None
+
+
+def configure_logging(verbosity: int) -> None:
+    """The ``oklasim`` logger (shards, workers, the kernel cache) on stderr: quiet by default, -v info, -vv debug."""
+    logger = logging.getLogger("oklasim")
+    for handler in [h for h in logger.handlers if getattr(h, "oklasim_cli", False)]:
+        logger.removeHandler(handler)
+    if verbosity:
+        handler = logging.StreamHandler()
+        handler.oklasim_cli = True
+        handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        logger.addHandler(handler)
+    logger.setLevel({0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG))
 
 
 @click.group(cls=FriendlyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="oklasim")
-def main() -> None:
+@click.option("-v", "--verbose", count=True, help="Log shard, worker and kernel-cache events on stderr (-vv: more).")
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected error.")
+@click.pass_context
+def main(ctx: click.Context, verbose: int, debug: bool) -> None:
     """Monte Carlo strategy analysis for Oklahoma Gin.
 
     Cards are written rank then suit: ranks A 2-9 T (or 10) J Q K, suits
     s c d h, any case, separated by spaces or commas: "As 10h Kd".
     """
+    ctx.meta[DEBUG] = debug
+    configure_logging(verbose)
 
 
 for _command in (
@@ -45,7 +81,7 @@ for _command in (
     runs.simulate, runs.runs, runs.show, runs.replay, runs.report_command,
     matches.match_command, matches.tournament_command,
     studies.run_command, studies.policy_command,
-    strategies.strategies_command, tune.tune_command, advise.advise_command,
+    strategies.strategies_command, compiling.compile_command, tune.tune_command, advise.advise_command,
     play.play_command, agent.agent_command, agent.openspiel_command,
 ):
     main.add_command(_command)

@@ -10,6 +10,7 @@ import click
 
 from oklasim.advise.request import FIELDS, Request
 from oklasim.cli.options import strategy_path_option
+from oklasim.errors import OklasimError
 
 ADVISE_EPILOG = """\b
 Examples:
@@ -63,7 +64,7 @@ def _advise(request_file, as_json, strategy_paths, **flags) -> None:
     if flags["precision"] == 0:
         values["precision"] = None  # 0 on the command line: stop on separation alone
     if not values.get("hand"):
-        raise ValueError("give your hand (HAND, or hand in --file)")
+        raise OklasimError("give your hand (HAND, or hand in --file)")
     advice = run(Request.from_fields(values), tuple(strategy_paths))
     if as_json:
         click.echo(advice.to_json())

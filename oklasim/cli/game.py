@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from oklasim.cli.options import rules_option
+from oklasim.errors import OklasimError
 from oklasim.game.cards import format_hand, parse_card, parse_hand
 from oklasim.game.rules import PRESETS, Rules, field_docs
 
@@ -45,7 +46,7 @@ def layoff(knocker: str, defender: str) -> None:
 
     k, d = parse_hand(knocker), parse_hand(defender)
     if k & d:
-        raise ValueError(f"cards in both hands: {format_hand(k & d)}")
+        raise OklasimError(f"cards in both hands: {format_hand(k & d)}")
     click.echo(f"knocker deadwood {melds.deadwood([k])[0]}")
     for arrangement in melds.optimal_arrangements(k):
         dw, laid = melds.layoff_deadwood(arrangement, d)

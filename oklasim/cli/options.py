@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 
 
@@ -70,5 +71,5 @@ def split_strategies(text: str) -> list[str]:
             current += char
     parts.append(current.strip())
     if depth != 0 or not all(parts):
-        raise ValueError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
+        raise OklasimError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
     return parts

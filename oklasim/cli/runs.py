@@ -15,6 +15,7 @@ from oklasim.cli.options import (
     strategy_path_option,
     workers_option,
 )
+from oklasim.errors import OklasimError
 
 
 @click.command()
@@ -48,13 +49,13 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
     from oklasim.strategies.registry import parse_overrides, with_overrides
 
     if workers is not None and (scheduler or dask_local is not None):
-        raise ValueError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
+        raise OklasimError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
     rules = load_rules(rules_spec, players)
     seats = with_overrides(split_strategies(strategy_list), parse_overrides(params), strategy_paths)
     spec = RunSpec.create(rules, seats, games=games, hands=hands, seed=seed, shard_size=shard_size,
                           strategy_paths=strategy_paths)
     if (resume or overwrite) and not out:
-        raise ValueError("--resume and --overwrite need --out")
+        raise OklasimError("--resume and --overwrite need --out")
     try:
         result = run(spec, out, workers=workers, resume=resume, overwrite=overwrite, scheduler=scheduler,
                      dask_local=dask_local)

@@ -11,20 +11,27 @@ from oklasim.cli.options import load_rules, rules_and_players, workers_option
 
 
 @click.command("run")
-@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.argument("experiment", required=False)
+@click.option("--list", "list_shipped", is_flag=True, help="List the shipped studies and exit.")
 @click.option("--quick", is_flag=True, help="A small sample: the same report in well under a minute.")
 @workers_option()
 @click.option("--runs", "runs_root", default="runs", show_default=True, help="Where the raw runs go.")
 @click.option("--reports", "reports_root", default="reports", show_default=True, help="Where the report goes.")
 @click.option("--overwrite", is_flag=True, help="Replace the runs of another experiment of the same name.")
-def run_command(experiment, quick, workers, runs_root, reports_root, overwrite) -> None:
-    """Run the study described in EXPERIMENT (a TOML file in experiments/) and write its report.
+def run_command(experiment, list_shipped, quick, workers, runs_root, reports_root, overwrite) -> None:
+    """Run the study EXPERIMENT (a shipped study's name, or a TOML file) and write its report.
 
     Runs already complete with the same spec are reused, interrupted ones resumed.
-    Example: oklasim run experiments/upcard_effects.toml --quick
+    Example: oklasim run upcard_effects --quick
     """
-    from oklasim.studies.experiment import run_experiment
+    from oklasim.studies.experiment import load, run_experiment, shipped
 
+    if list_shipped:
+        for name in shipped():
+            click.echo(f"{name:<26} {load(name).title}")
+        return
+    if experiment is None:
+        raise click.UsageError("name a study (oklasim run --list shows the shipped ones) or a TOML file")
     started = time.perf_counter()
     index = run_experiment(experiment, quick=quick, workers=workers, runs_root=runs_root, reports_root=reports_root,
                            overwrite=overwrite)

@@ -12,6 +12,7 @@ from oklasim.cli.options import (
     strategy_path_option,
     workers_option,
 )
+from oklasim.errors import OklasimError
 
 TUNE_EPILOG = """\b
 Examples:
@@ -28,7 +29,7 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
     for item in items:
         name, sep, text = (part.strip() for part in item.partition("="))
         if name in chosen:
-            raise ValueError(f"--param {name} is given twice")
+            raise OklasimError(f"--param {name} is given twice")
         chosen[name] = parse_range(text, name) if sep else None
     return chosen
 

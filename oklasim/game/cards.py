@@ -19,13 +19,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from oklasim._kernels.cards_nb import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, SPADES  # noqa: F401 - the deck's names
-from oklasim._kernels.cards_nb import card_index_nb as card_index  # (rank, suit) -> card index
-from oklasim._kernels.cards_nb import (
-    card_value_nb as card_value,  # deadwood value: ace 1, two to nine face value, ten and faces 10
-)
-from oklasim._kernels.cards_nb import rank_of_nb as rank_of
-from oklasim._kernels.cards_nb import suit_of_nb as suit_of
+from oklasim._kernels import cards_nb
+from oklasim._kernels.cards_nb import FULL_DECK, N_CARDS, N_RANKS, N_SUITS, SPADES, rank_value  # noqa: F401
+from oklasim.errors import OklasimError
+
+
+def _plain(kernel):
+    """A card kernel's own Python function: the same formula, with nothing to compile for plain Python callers."""
+    return getattr(kernel, "py_func", kernel)
+
+
+card_index = _plain(cards_nb.card_index_nb)  # (rank, suit) -> card index
+rank_of = _plain(cards_nb.rank_of_nb)
+suit_of = _plain(cards_nb.suit_of_nb)
+
+
+def card_value(card: int) -> int:
+    """Deadwood value: ace 1, two to nine face value, ten and faces 10."""
+    return rank_value(rank_of(card))
+
 
 RANKS = "A23456789TJQK"
 SUITS = "scdh"
@@ -40,7 +52,7 @@ def parse_card(token: str) -> int:
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS or not suit_text:
-        raise ValueError(
+        raise OklasimError(
             f"unknown card {token!r}: write a rank from {RANKS} (or 10) followed by a suit "
             f"from {SUITS}, e.g. 'Th' or '10h'"
         )
@@ -49,7 +61,7 @@ def parse_card(token: str) -> int:
 
 def format_card(card: int) -> str:
     if not 0 <= card < N_CARDS:
-        raise ValueError(f"card index {card} is outside 0..{N_CARDS - 1}")
+        raise OklasimError(f"card index {card} is outside 0..{N_CARDS - 1}")
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
@@ -60,7 +72,7 @@ def parse_cards(text: str) -> list[int]:
     for token in tokens:
         card = parse_card(token)
         if card in cards:
-            raise ValueError(f"duplicate card {token!r} in {text!r}")
+            raise OklasimError(f"duplicate card {token!r} in {text!r}")
         cards.append(card)
     return cards
 
@@ -76,7 +88,7 @@ def parse_hand(text: str, count: int | Iterable[int] | None = None) -> int:
         allowed = {count} if isinstance(count, int) else set(count)
         if len(cards) not in allowed:
             wanted = " or ".join(str(n) for n in sorted(allowed))
-            raise ValueError(f"expected {wanted} cards, got {len(cards)} in {text!r}")
+            raise OklasimError(f"expected {wanted} cards, got {len(cards)} in {text!r}")
     return mask_of(cards)
 
 
@@ -84,7 +96,7 @@ def mask_of(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:
         if not 0 <= card < N_CARDS:
-            raise ValueError(f"card index {card} is outside 0..{N_CARDS - 1}")
+            raise OklasimError(f"card index {card} is outside 0..{N_CARDS - 1}")
         mask |= 1 << card
     return mask
 
@@ -100,7 +112,7 @@ def cards_of(mask: int) -> Iterator[int]:
 
 def check_mask(mask: int) -> None:
     if mask < 0 or mask > FULL_DECK:
-        raise ValueError(f"hand mask {mask:#x} has bits outside the 52 cards")
+        raise OklasimError(f"hand mask {mask:#x} has bits outside the 52 cards")
 
 
 def format_hand(mask: int, by_rank: bool = False) -> str:

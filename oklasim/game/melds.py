@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from oklasim._kernels import melds_nb
+from oklasim.errors import OklasimError
 from oklasim.game.cards import FULL_DECK, format_hand
 
 MELDS = frozenset(melds_nb.ALL_MELDS.tolist())
@@ -30,11 +31,11 @@ def as_masks(masks) -> np.ndarray:
     if array.ndim != 1:
         array = array.reshape(-1)
     if array.size and (array.min() < 0 or array.max() > FULL_DECK):
-        raise ValueError("hand masks must be 52-bit card masks (0 <= mask < 2**52)")
+        raise OklasimError("hand masks must be 52-bit card masks (0 <= mask < 2**52)")
     counts = _popcount(array)
     if array.size and counts.max() > MAX_HAND:
         worst = int(array[np.argmax(counts)])
-        raise ValueError(f"a hand has {int(counts.max())} cards, more than {MAX_HAND}: {format_hand(worst)}")
+        raise OklasimError(f"a hand has {int(counts.max())} cards, more than {MAX_HAND}: {format_hand(worst)}")
     return array
 
 
@@ -58,7 +59,7 @@ def deadwood_after_discard(masks) -> np.ndarray:
     """Least deadwood after the best discard, for hands that have just drawn."""
     array = as_masks(masks)
     if array.size and _popcount(array).min() == 0:
-        raise ValueError("deadwood_after_discard needs at least one card in every hand")
+        raise OklasimError("deadwood_after_discard needs at least one card in every hand")
     out = np.empty(array.shape[0], dtype=np.int64)
     melds_nb.deadwood_after_discard_many_nb(array, out)
     return out
@@ -83,7 +84,7 @@ def best_discards(masks) -> np.ndarray:
     """Mask of the discards that reach ``deadwood_after_discard``, per hand."""
     array = as_masks(masks)
     if array.size and _popcount(array).min() == 0:
-        raise ValueError("best_discards needs at least one card in every hand")
+        raise OklasimError("best_discards needs at least one card in every hand")
     out = np.empty(array.shape[0], dtype=np.int64)
     melds_nb.best_discards_many_nb(array, out)
     return out
@@ -116,12 +117,12 @@ def check_knocker_melds(knocker_melds: Sequence[int], defender: int) -> np.ndarr
     seen = 0
     for meld in melds.tolist():
         if meld not in MELDS:
-            raise ValueError(f"not a meld: {format_hand(meld) if 0 <= meld <= FULL_DECK else meld}")
+            raise OklasimError(f"not a meld: {format_hand(meld) if 0 <= meld <= FULL_DECK else meld}")
         if meld & seen:
-            raise ValueError(f"knocker melds overlap at {format_hand(meld & seen)}")
+            raise OklasimError(f"knocker melds overlap at {format_hand(meld & seen)}")
         seen |= meld
     if seen & defender:
-        raise ValueError(f"cards held by both knocker and defender: {format_hand(seen & defender)}")
+        raise OklasimError(f"cards held by both knocker and defender: {format_hand(seen & defender)}")
     return melds
 
 

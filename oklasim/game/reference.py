@@ -23,6 +23,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator, Sequence
 
+from oklasim.errors import OklasimError
+
 __all__ = [
     "N_CARDS",
     "FULL_DECK",
@@ -55,9 +57,9 @@ def _check_mask(mask: int) -> int:
     """Return ``mask`` as a plain int; ValueError unless it is a 52-bit mask."""
     mask = operator.index(mask)  # accepts int and integer-like (numpy) values
     if mask < 0:
-        raise ValueError(f"card mask must be non-negative, got {mask}")
+        raise OklasimError(f"card mask must be non-negative, got {mask}")
     if mask > FULL_DECK:
-        raise ValueError(f"card mask has bits beyond the 52 cards: {mask:#x}")
+        raise OklasimError(f"card mask has bits beyond the 52 cards: {mask:#x}")
     return mask
 
 
@@ -87,7 +89,7 @@ def card_value(card: int) -> int:
     """Deadwood value of one card: A=1, 2..9 face value, T J Q K = 10."""
     card = operator.index(card)
     if not 0 <= card < N_CARDS:
-        raise ValueError(f"card index must be in 0..51, got {card}")
+        raise OklasimError(f"card index must be in 0..51, got {card}")
     return min(_rank(card) + 1, 10)
 
 
@@ -234,7 +236,7 @@ def deadwood_after_discard(mask: int) -> int:
     """
     mask = _check_mask(mask)
     if mask == 0:
-        raise ValueError("deadwood_after_discard needs at least one card")
+        raise OklasimError("deadwood_after_discard needs at least one card")
     return min(_deadwood(mask & ~(1 << c)) for c in _cards(mask))
 
 
@@ -242,7 +244,7 @@ def best_discards(mask: int) -> int:
     """Mask of every held card whose discard reaches ``deadwood_after_discard``."""
     mask = _check_mask(mask)
     if mask == 0:
-        raise ValueError("best_discards needs at least one card")
+        raise OklasimError("best_discards needs at least one card")
     after = {c: _deadwood(mask & ~(1 << c)) for c in _cards(mask)}
     target = min(after.values())
     return sum(1 << c for c, d in after.items() if d == target)
@@ -259,12 +261,12 @@ def _check_knocker_melds(knocker_melds: Sequence[int], other: int) -> tuple[int,
     used = 0
     for m in melds:
         if _meld_kind(m) is None:
-            raise ValueError(f"knocker meld {m:#x} is not a valid meld")
+            raise OklasimError(f"knocker meld {m:#x} is not a valid meld")
         if m & used:
-            raise ValueError("knocker melds overlap each other")
+            raise OklasimError("knocker melds overlap each other")
         used |= m
     if used & other:
-        raise ValueError("knocker melds overlap the defender's cards")
+        raise OklasimError("knocker melds overlap the defender's cards")
     return melds
 
 

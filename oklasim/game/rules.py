@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from oklasim._kernels import layout as L
+from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, SPADES, card_value, parse_card, suit_of
 
 # Enumerated fields: accepted names -> kernel codes.
@@ -110,18 +111,18 @@ class Rules:
     # -- validation -----------------------------------------------------------------
     def _validate(self) -> None:
         if self.players not in STANDARD_HAND_SIZE or isinstance(self.players, bool):
-            raise ValueError(f"rules: players={self.players!r}; Oklahoma Gin is played by 2, 3 or 4")
+            raise OklasimError(f"rules: players={self.players!r}; Oklahoma Gin is played by 2, 3 or 4")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             wanted = bool if f.type == "bool" else int
             if f.name in CHOICES:
                 if value not in CHOICES[f.name]:
                     options = ", ".join(repr(o) for o in CHOICES[f.name])
-                    raise ValueError(f"rules: {f.name}={value!r} is not one of {options}")
+                    raise OklasimError(f"rules: {f.name}={value!r} is not one of {options}")
             elif not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-                raise ValueError(f"rules: {f.name} must be {wanted.__name__}, got {value!r}")
+                raise OklasimError(f"rules: {f.name} must be {wanted.__name__}, got {value!r}")
         if self.hand_size != STANDARD_HAND_SIZE[self.players]:
-            raise ValueError(
+            raise OklasimError(
                 f"rules: hand_size={self.hand_size} with {self.players} players; the rules deal "
                 f"{STANDARD_HAND_SIZE[self.players]} cards each (leave hand_size unset)"
             )
@@ -129,28 +130,28 @@ class Rules:
             if "range" in f.metadata:
                 low, high = f.metadata["range"]
                 if not low <= getattr(self, f.name) <= high:
-                    raise ValueError(f"rules: {f.name}={getattr(self, f.name)} is outside its range {low:,} to {high:,}")
+                    raise OklasimError(f"rules: {f.name}={getattr(self, f.name)} is outside its range {low:,} to {high:,}")
         if self.max_draws < 2 * self.players:
-            raise ValueError(f"rules: max_draws={self.max_draws} is too small for a hand to be played")
+            raise OklasimError(f"rules: max_draws={self.max_draws} is too small for a hand to be played")
         if self.single_hand and (self.box_bonus or self.game_bonus or self.shutout_rule != "none"):
-            raise ValueError("rules: box, game and shutout bonuses need a game; they contradict single_hand=true")
+            raise OklasimError("rules: box, game and shutout bonuses need a game; they contradict single_hand=true")
         if self.deal_knock_limit >= 0 and self.deal_knock_limit not in self.knock_limits():
-            raise ValueError(f"rules: deal_knock_limit={self.deal_knock_limit}, but no upcard gives that knock limit "
-                             f"under these rules (they give {', '.join(map(str, self.knock_limits()))})")
+            raise OklasimError(f"rules: deal_knock_limit={self.deal_knock_limit}, but no upcard gives that knock limit "
+                               f"under these rules (they give {', '.join(map(str, self.knock_limits()))})")
         if self.shutout_rule == "double_bonus" and not self.game_bonus:
-            raise ValueError("rules: shutout_rule='double_bonus' doubles the game bonus, but game_bonus is 0")
+            raise OklasimError("rules: shutout_rule='double_bonus' doubles the game bonus, but game_bonus is 0")
 
     # -- presets and conversions ----------------------------------------------------------
     @classmethod
     def preset(cls, name: str) -> Rules:
         if name not in PRESETS:
-            raise ValueError(f"unknown rules preset {name!r}; choose from {', '.join(PRESETS)}")
+            raise OklasimError(f"unknown rules preset {name!r}; choose from {', '.join(PRESETS)}")
         return cls(**PRESETS[name])
 
     def replace(self, **changes: Any) -> Rules:
         unknown = set(changes) - set(field_names())
         if unknown:
-            raise ValueError(f"unknown rules field(s) {', '.join(sorted(unknown))}; known: {', '.join(field_names())}")
+            raise OklasimError(f"unknown rules field(s) {', '.join(sorted(unknown))}; known: {', '.join(field_names())}")
         if "players" in changes and "hand_size" not in changes:
             changes["hand_size"] = None  # re-derive for the new player count
         return dataclasses.replace(self, **changes)
@@ -177,7 +178,7 @@ class Rules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"rules TOML is not valid: {exc}") from None
+            raise OklasimError(f"rules TOML is not valid: {exc}") from None
         return cls.from_dict(data.get("rules", data))
 
     @classmethod
@@ -187,7 +188,7 @@ class Rules:
             return cls.preset(spec)
         path = Path(spec)
         if not path.is_file():
-            raise ValueError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a TOML file")
+            raise OklasimError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a TOML file")
         return cls.from_toml(path.read_text())
 
     def to_array(self) -> np.ndarray:

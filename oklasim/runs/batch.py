@@ -34,10 +34,11 @@ import polars as pl
 from oklasim import __version__
 from oklasim.runs import lifetime, storage
 from oklasim._kernels import SOURCE_HASH
-from oklasim.sim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
+from oklasim.sim.engine import compile_kernels, games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
 from oklasim.runs.keys import result_key
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import Strategy
+from oklasim.errors import OklasimError
 
 # Shards: at least ~16 per run so every core gets work and progress moves, but
 # no bigger than a few seconds of play, which bounds memory; never below the
@@ -87,19 +88,19 @@ class RunSpec:
         strategy_paths: Sequence[str] = (),
     ) -> RunSpec:
         if (games is None) == (hands is None):
-            raise ValueError("give exactly one of --games N or --hands N")
+            raise OklasimError("give exactly one of --games N or --hands N")
         count = games if games is not None else hands
         mode = "games" if games is not None else "hands"
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
+            raise OklasimError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
         if count > MAX_COUNT:
             years = count * SECONDS_PER_UNIT[mode] / 3.15e7
-            raise ValueError(f"--{mode} {count:,} is about {years:,.0f} core-years of play, over the limit of "
-                             f"{MAX_COUNT:,} per run; split it into runs with different seeds")
+            raise OklasimError(f"--{mode} {count:,} is about {years:,.0f} core-years of play, over the limit of "
+                               f"{MAX_COUNT:,} per run; split it into runs with different seeds")
         stream_key(seed)  # validates the seed
         size = shard_size or default_shard_size(mode, count)
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"shard size must be a whole number of at least 1, got {size!r}")
+            raise OklasimError(f"shard size must be a whole number of at least 1, got {size!r}")
         paths = tuple(str(Path(p).resolve()) for p in strategy_paths)
         seats = resolve_all(strategies, rules.players, paths)
         return cls(
@@ -202,12 +203,12 @@ class RunResult:
 def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool) -> set[int]:
     """Check the output folder and return the shards already finished (for --resume)."""
     if run_dir.exists() and not run_dir.is_dir():
-        raise ValueError(f"{run_dir} exists and is not a folder")
+        raise OklasimError(f"{run_dir} exists and is not a folder")
     exists = (run_dir / storage.MANIFEST).exists()
     if exists and not (resume or overwrite):
-        raise ValueError(f"{run_dir} already holds a run; add --resume to finish it or --overwrite to replace it")
+        raise OklasimError(f"{run_dir} already holds a run; add --resume to finish it or --overwrite to replace it")
     if not exists and run_dir.exists() and any(run_dir.iterdir()) and not overwrite:
-        raise ValueError(f"{run_dir} is not empty and holds no oklasim run; choose another --out")
+        raise OklasimError(f"{run_dir} is not empty and holds no oklasim run; choose another --out")
     if overwrite and exists:
         for kind in storage.KINDS:
             for part in (run_dir / kind).glob("part-*.parquet"):
@@ -217,7 +218,7 @@ def prepare_run_dir(spec: RunSpec, run_dir: Path, resume: bool, overwrite: bool)
         return set()
     old = storage.read_manifest(run_dir)
     if old["spec"]["run_id"] != spec.run_id:
-        raise ValueError(
+        raise OklasimError(
             f"{run_dir} holds a different run (other rules, strategies, seed or size); "
             "resume with the same arguments, or use --overwrite"
         )
@@ -237,7 +238,7 @@ def written_by_this_code(manifest: dict[str, Any]) -> bool:
 def check_same_code(manifest: dict[str, Any], run_dir: Path) -> None:
     """Shards of older kernel code or another version must not be mixed with this one's."""
     if not written_by_this_code(manifest):
-        raise ValueError(
+        raise OklasimError(
             f"{run_dir} was written by oklasim {manifest.get('version', '?')} with other kernel code; its "
             "records would not match this version's: replay it with --overwrite (or use that version)"
         )
@@ -261,10 +262,11 @@ def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int,
     }
 
 
+log = logging.getLogger("oklasim")
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(workers: int) -> ProcessPoolExecutor:
     """A process pool kept for the life of the process: studies run many configurations, and
     starting workers (imports, loading compiled kernels) costs seconds each time."""
     if workers not in _POOLS:
@@ -276,14 +278,16 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         _POOLS[workers] = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=lifetime.start_worker, initargs=(os.getpid(),)
         )
+        log.info("started a pool of %d worker processes", workers)
     return _POOLS[workers]
 
 
-def _drop_pool(workers: int) -> None:
+def drop_pool(workers: int) -> None:
     """Kill a pool's workers (after an interrupt or a crash a pool is not reused)."""
     pool = _POOLS.pop(workers, None)
     if pool is not None:
         lifetime.kill_pool(pool)
+        log.info("killed the pool of %d worker processes", workers)
 
 
 def _close_pools() -> None:
@@ -332,19 +336,20 @@ class Backend(NamedTuple):
 def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
                   dask_local: int | None = None) -> Backend:
     """The backend for ``workers`` local processes (1: this process), a Dask scheduler or a local Dask cluster."""
+    compile_kernels(spec.seats())  # here, once, rather than in every worker
     if scheduler or dask_local is not None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
-            raise ValueError("Dask is not installed: pip install 'oklasim[dask]'") from None
+            raise OklasimError("Dask is not installed: pip install 'oklasim[dask]'") from None
         if scheduler:
             try:
                 client = Client(scheduler, timeout="10s")
             except OSError as exc:
-                raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+                raise OklasimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
             return Backend(client.get_executor(), client.close, client.close, f"dask {scheduler}")
         if dask_local < 1:
-            raise ValueError(f"--dask-local needs at least 1 worker, got {dask_local}")
+            raise OklasimError(f"--dask-local needs at least 1 worker, got {dask_local}")
         cluster = lifetime.without_interrupts(
             # The workers' own log lines (cancelled tasks on Ctrl-C, say) would follow our one-line messages;
             # a failure that matters reaches the driver as the task's exception.
@@ -371,10 +376,10 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
     if workers is None:
         workers = auto_workers(spec)
     if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+        raise OklasimError(f"--workers must be at least 1, got {workers}")
     if workers == 1:
         return Backend(SerialExecutor(), _nothing, _nothing, "in-process")
-    return Backend(_pool(workers), lambda: _drop_pool(workers), _nothing, f"process pool x{workers}")
+    return Backend(process_pool(workers), lambda: drop_pool(workers), _nothing, f"process pool x{workers}")
 
 
 def run(
@@ -393,15 +398,16 @@ def run(
     """
     out = Path(run_dir) if run_dir is not None else None
     if out is None and spec.hands_estimate > MAX_IN_MEMORY_HANDS:
-        raise ValueError(
+        raise OklasimError(
             f"{spec.count:,} {spec.mode} kept in memory would take about {spec.hands_estimate * 100 / 1e9:,.0f} GB "
             f"(the limit is {MAX_IN_MEMORY_HANDS:,} hands); play fewer, or write them to a folder "
             "(simulate --out)"
         )
     done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
-    spec.seats()  # resolve (and compile or load) every strategy here, before fanning out
     started = time.perf_counter()
     backend = make_executor(spec, workers, scheduler, dask_local)
+    log.info("run %s: %d of %d shards to play on %s%s", spec.run_id[:12], spec.n_shards - len(done), spec.n_shards,
+             backend.name, f", {len(done)} kept from before" if done else "")
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
     if out is not None:
         storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend.name))
@@ -418,6 +424,7 @@ def run(
             peak_mb = max(peak_mb, peak)
             done.add(shard)
             bar.update(spec.shard(shard)[1])
+            log.debug("shard %d done: %d hands", shard, hands)
         status = "complete"
     except BaseException:
         backend.abandon()  # a pool that saw an interrupt or a crash is killed, not reused
@@ -426,6 +433,8 @@ def run(
         bar.close()
         backend.close()
         seconds = time.perf_counter() - started
+        log.info("run %s %s after %.1f s: %d of %d shards done", spec.run_id[:12], status, seconds, len(done),
+                 spec.n_shards)
         if out is not None:
             storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name,
                                                   peak_mb))
@@ -458,8 +467,8 @@ def _play(executor: Executor, spec: RunSpec, todo, target: str | None):
             try:
                 result = future.result()
             except BrokenExecutor:
-                raise ValueError("a worker process died (killed, or out of memory); what was finished is kept: "
-                                 "rerun with --resume") from None
+                raise OklasimError("a worker process died (killed, or out of memory); what was finished is kept: "
+                                   "rerun with --resume") from None
             yield pending.pop(future), result
 
 

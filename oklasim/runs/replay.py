@@ -13,6 +13,7 @@ from oklasim.game.rules import Rules
 from oklasim.runs.batch import MAX_COUNT
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
 from oklasim.strategies.registry import Strategy
+from oklasim.errors import OklasimError
 
 TRACE_ROWS_PER_GAME = 200_000
 
@@ -48,7 +49,7 @@ def _event_text(event: int, seat: int, a: int, b: int) -> str:
         return f"    {outcome}: nobody scores" if seat < 0 else f"    {outcome}: seat {seat} scores {a}"
     if event == E.EV_VOID:
         return f"    hand void ({L.OUTCOME_NAMES[a]}): no score, the same dealer deals again"
-    raise ValueError(f"unknown trace event {event}")
+    raise OklasimError(f"unknown trace event {event}")
 
 
 def format_trace(trace: np.ndarray) -> list[str]:
@@ -67,7 +68,7 @@ def replay(
 ) -> list[str]:
     """Lines describing game ``game`` of ``seed`` turn by turn, exactly as a run played it."""
     if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < MAX_COUNT:
-        raise ValueError(f"game {game!r} is not a game of any run: numbers go from 0 to {MAX_COUNT - 1:,}")
+        raise OklasimError(f"game {game!r} is not a game of any run: numbers go from 0 to {MAX_COUNT - 1:,}")
     seats = resolve_all(strategies, rules.players, extra_paths)
     hand_records, game_records, trace = run_kernel(
         kernel_rules(rules, hands_only), seats, seed, game, 1, trace_capacity=TRACE_ROWS_PER_GAME

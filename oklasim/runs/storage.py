@@ -23,6 +23,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+from oklasim.errors import OklasimError
 
 MANIFEST = "manifest.json"
 METADATA_KEY = b"oklasim.run"
@@ -52,14 +53,14 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     """A run's manifest, checked to hold what the readers need (a clear error otherwise)."""
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
-        raise ValueError(f"{run_dir} is not an oklasim run (no {MANIFEST})")
+        raise OklasimError(f"{run_dir} is not an oklasim run (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path} is corrupt ({exc}); delete the run or rerun with --overwrite") from None
+        raise OklasimError(f"{path} is corrupt ({exc}); delete the run or rerun with --overwrite") from None
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict) or not SPEC_KEYS <= set(spec) or not isinstance(manifest.get("status"), str):
-        raise ValueError(f"{path} is not an oklasim manifest (no run spec); delete the run or rerun with --overwrite")
+        raise OklasimError(f"{path} is not an oklasim manifest (no run spec); delete the run or rerun with --overwrite")
     return manifest
 
 
@@ -108,10 +109,10 @@ def shard_rows(run_dir: Path, kind: str, shard: int, run_id: str) -> int | None:
     try:
         meta = pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
-        raise ValueError(f"{path} is not a readable parquet file ({exc}); delete it and rerun with --resume") from None
+        raise OklasimError(f"{path} is not a readable parquet file ({exc}); delete it and rerun with --resume") from None
     owner = (meta.schema.to_arrow_schema().metadata or {}).get(METADATA_KEY, b"").decode()
     if owner != run_id:
-        raise ValueError(f"{path} belongs to another run ({owner or 'not oklasim'}); refusing to mix results")
+        raise OklasimError(f"{path} belongs to another run ({owner or 'not oklasim'}); refusing to mix results")
     return meta.num_rows
 
 
@@ -121,7 +122,7 @@ def shard_files(run_dir: Path, kind: str) -> dict[int, Path]:
     for path in (Path(run_dir) / kind).glob("part-*.parquet"):
         number = path.name[len("part-") : -len(".parquet")]
         if not number.isdigit():
-            raise ValueError(f"{path} is not a shard of an oklasim run; remove it")
+            raise OklasimError(f"{path} is not a shard of an oklasim run; remove it")
         found[int(number)] = path
     return found
 
@@ -133,13 +134,13 @@ def checked_shards(run_dir: Path, kind: str, manifest: dict[str, Any]) -> list[P
     files = shard_files(run_dir, kind)
     for number, path in sorted(files.items()):
         if number >= planned:
-            raise ValueError(f"{path} is not in the run's plan of {planned} shards; remove it")
+            raise OklasimError(f"{path} is not in the run's plan of {planned} shards; remove it")
         shard_rows(run_dir, kind, number, run_id)  # raises for a foreign or unreadable file
     missing = planned - len(files)
     if missing and manifest["status"] == "complete":
         first = min(set(range(planned)) - set(files))
-        raise ValueError(f"{run_dir} is marked complete but {missing} of its {planned} {kind} shards are missing "
-                         f"(first: {shard_path(run_dir, kind, first).name}); rerun it with --resume")
+        raise OklasimError(f"{run_dir} is marked complete but {missing} of its {planned} {kind} shards are missing "
+                           f"(first: {shard_path(run_dir, kind, first).name}); rerun it with --resume")
     return [files[n] for n in sorted(files)]
 
 
@@ -147,11 +148,11 @@ def read(run_dir: Path, kind: str) -> pl.DataFrame:
     """All checked shards of one kind of a run."""
     paths = checked_shards(run_dir, kind, read_manifest(run_dir))
     if not paths:
-        raise ValueError(f"{run_dir} has no {kind} records")
+        raise OklasimError(f"{run_dir} has no {kind} records")
     try:
         return pl.read_parquet([str(p) for p in paths])
     except (pl.exceptions.PolarsError, OSError) as exc:
-        raise ValueError(f"{run_dir}: cannot read its {kind} records ({str(exc).splitlines()[0]})") from None
+        raise OklasimError(f"{run_dir}: cannot read its {kind} records ({str(exc).splitlines()[0]})") from None
 
 
 def list_runs(root: Path) -> list[tuple[Path, dict[str, Any]]]:

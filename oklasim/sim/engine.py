@@ -18,6 +18,7 @@ import polars as pl
 
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import Strategy, resolve
@@ -29,7 +30,7 @@ GAMES_PER_CALL = 4096  # games per kernel call: bounds memory, keeps progress re
 HANDS_PER_GAME_GUESS = 12
 
 
-class IllegalDecision(ValueError):
+class IllegalDecision(OklasimError):
     """A strategy gave an answer the rules do not allow; the run stops."""
 
 
@@ -48,7 +49,7 @@ def resolve_all(strategies: Sequence[str | Strategy], players: int, extra_paths=
     if len(items) == 1:
         items *= players
     if len(items) != players:
-        raise ValueError(f"{players} players need {players} strategies (or one for all), got {len(items)}")
+        raise OklasimError(f"{players} players need {players} strategies (or one for all), got {len(items)}")
     return tuple(items)
 
 
@@ -81,8 +82,16 @@ def stream_key(seed: int) -> int:
     so shards, workers and batches never change a game.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise OklasimError(f"seed must be a non-negative integer, got {seed!r}")
     return int(np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def compile_kernels(seats: Sequence[Strategy] = ()) -> None:
+    """Compile the engine's entry point and the seats' kernels here (or load them from the cache), before a
+    pool's workers would each compile them on their own."""
+    E.play_games_nb.compile_now()
+    for seat in seats:
+        seat.compile()
 
 
 def run_kernel(rules_array, seats, seed, first_game, n_games, trace_capacity=0, on_progress=None):
@@ -185,10 +194,10 @@ def simulate(
     """
     rules = rules or Rules()
     if (hands is None) == (games is None):
-        raise ValueError("give exactly one of hands=N or games=N")
+        raise OklasimError("give exactly one of hands=N or games=N")
     count = hands if hands is not None else games
     if count < 0:
-        raise ValueError(f"the number of hands or games must be >= 0, got {count}")
+        raise OklasimError(f"the number of hands or games must be >= 0, got {count}")
     seats = resolve_all(strategies, rules.players, extra_paths)
     hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands is not None), seats, seed, first_game, count)
     hand_df = hands_frame(hand_records, rules.players)

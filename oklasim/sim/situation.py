@@ -20,6 +20,7 @@ import numpy as np
 from oklasim._kernels import advise_board_nb as B
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim.errors import OklasimError
 from oklasim.game.cards import FULL_DECK, N_CARDS, format_hand, mask_of
 from oklasim.game.rules import Rules
 
@@ -63,35 +64,35 @@ class Situation:
     def check(self, rules: Rules) -> None:
         """Every card exactly once, hands of the right size, a valid turn: else ``ValueError``."""
         if len(self.hands) != rules.players:
-            raise ValueError(f"situation: {rules.players} players need {rules.players} hands, got {len(self.hands)}")
+            raise OklasimError(f"situation: {rules.players} players need {rules.players} hands, got {len(self.hands)}")
         if self.phase not in PHASES:
-            raise ValueError(f"situation: phase {self.phase!r} is not one of {', '.join(PHASES)}")
+            raise OklasimError(f"situation: phase {self.phase!r} is not one of {', '.join(PHASES)}")
         if not 0 <= self.turn < rules.players or not 0 <= self.dealer < rules.players:
-            raise ValueError("situation: turn and dealer must be seats of the game")
+            raise OklasimError("situation: turn and dealer must be seats of the game")
         seen = 0
         places = [("hand", h) for h in self.hands] + [("pile", mask_of(self.pile)), ("stock", mask_of(self.complete_stock()))]
         for name, mask in places:
             if seen & mask:
-                raise ValueError(f"situation: {format_hand(seen & mask)} appear twice ({name})")
+                raise OklasimError(f"situation: {format_hand(seen & mask)} appear twice ({name})")
             seen |= mask
         if seen != FULL_DECK:
-            raise ValueError(f"situation: cards missing from every place: {format_hand(FULL_DECK & ~seen)}")
+            raise OklasimError(f"situation: cards missing from every place: {format_hand(FULL_DECK & ~seen)}")
         for seat, hand in enumerate(self.hands):
             if hand.bit_count() != rules.hand_size:
-                raise ValueError(
+                raise OklasimError(
                     f"situation: seat {seat} holds {hand.bit_count()} cards; between turns a hand has {rules.hand_size}"
                 )
         if not self.pile:
-            raise ValueError("situation: the discard pile cannot be empty between turns")
+            raise OklasimError("situation: the discard pile cannot be empty between turns")
         if self.phase == "offer" and (self.pile != (self.upcard,) or self.offers >= rules.players):
-            raise ValueError("situation: during the first-turn offer the pile is just the upcard")
+            raise OklasimError("situation: during the first-turn offer the pile is just the upcard")
         left = (self.dealer + 1) % rules.players
         if self.phase == "offer" and self.turn != (left + self.offers) % rules.players:
-            raise ValueError("situation: the upcard is offered round the table from the dealer's left")
+            raise OklasimError("situation: the upcard is offered round the table from the dealer's left")
         if self.phase == "forced_stock" and self.turn != left:
-            raise ValueError("situation: when all pass, the player on the dealer's left draws from the stock")
+            raise OklasimError("situation: when all pass, the player on the dealer's left draws from the stock")
         if len(self.complete_stock()) < 3:
-            raise ValueError("situation: the hand ended at the wall with 2 cards in the stock")
+            raise OklasimError("situation: the hand ended at the wall with 2 cards in the stock")
 
 
 def passes_of(players: int, situation: Situation) -> int:

@@ -10,9 +10,12 @@ values. Names resolve as
 * either of those followed by parameter settings, ``random(knock_probability=0.2)``,
   or with ``overrides`` from ``--param name=value``.
 
-Families are looked up in the top-level ``strategies/`` folder of the
-project, in the folders and files listed in ``OKLASIM_STRATEGY_PATH``
-(separated by ``os.pathsep``) and in any ``extra_paths`` given.
+Families are looked up among the shipped ones (``oklasim/strategies/families/``,
+imported as modules of the package), in the folders and files listed in
+``OKLASIM_STRATEGY_PATH`` (separated by ``os.pathsep``) and in any
+``extra_paths`` given (``--strategy-path``). Loading a family compiles
+nothing; its kernel is compiled (or read from the cache) when a strategy of
+it is resolved to play.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ import numba
 import numpy as np
 
 from oklasim._kernels.layout import MAX_PARAMS
+from oklasim.errors import OklasimError
 
-PROJECT_STRATEGIES = Path(__file__).resolve().parents[2] / "strategies"
-STRATEGY_PACKAGE = "oklasim_strategies"
+SHIPPED = Path(__file__).resolve().parent / "families"
+SHIPPED_PACKAGE = "oklasim.strategies.families"
+STRATEGY_PACKAGE = "oklasim_strategies"  # the namespace of the strategy files loaded from paths
 _SPEC = re.compile(r"^\s*([\w:.-]+)\s*(?:\((.*)\))?\s*$")
 
 
@@ -51,7 +56,7 @@ class Param:
 
     def check(self, value: float, family: str) -> float:
         if not self.low <= value <= self.high:
-            raise ValueError(
+            raise OklasimError(
                 f"strategy {family}: {self.name}={value:g} is outside {self.low:g}..{self.high:g} ({self.help})"
             )
         return float(value)
@@ -74,7 +79,7 @@ class Family:
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
-            raise ValueError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
+            raise OklasimError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
 
 
 @dataclass(frozen=True)
@@ -91,10 +96,20 @@ class Strategy:
     name: str  # as the user wrote it, normalised
     family: str
     values: tuple[tuple[str, float], ...]
-    decide: Any
+    kernel: Any  # the family's decision kernel, maybe not compiled yet: play it through ``decide``
     source: Path
     uses_drawn_card: bool = True  # the family's declaration (``Family.uses_drawn_card``)
     confirms_discard: bool = False  # ``Family.confirms_discard``
+
+    def compile(self):
+        """The decision kernel, compiled now (or read from the cache) if not yet done: resolving a name to check
+        or print it compiles nothing."""
+        return _compiled(self.kernel, self.source)
+
+    @property
+    def decide(self):
+        """The decision kernel, ready to play (``compile``)."""
+        return self.compile()
 
     def vector(self) -> np.ndarray:
         vec = np.zeros(MAX_PARAMS, dtype=np.float64)
@@ -120,6 +135,8 @@ def _strategy_package() -> None:
 
 
 def _load_module(path: Path) -> ModuleType:
+    if path.parent == SHIPPED:  # a module of the package: imported as such, so its cache is found wherever installed
+        return importlib.import_module(f"{SHIPPED_PACKAGE}.{path.stem}")
     _strategy_package()
     # The path's hash keeps two files of the same name (a user's simple.py) apart.
     name = f"{STRATEGY_PACKAGE}.{path.stem}_{hashlib.sha1(str(path).encode()).hexdigest()[:8]}"
@@ -127,7 +144,7 @@ def _load_module(path: Path) -> ModuleType:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ValueError(f"cannot load strategy file {path}")
+        raise OklasimError(f"cannot load strategy file {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -135,7 +152,7 @@ def _load_module(path: Path) -> ModuleType:
     except Exception as exc:  # the user's code: any error it raises is a bad strategy file, told in one line
         del sys.modules[name]
         where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
-        raise ValueError(f"strategy file {path} cannot be loaded{where}: {type(exc).__name__}: {exc}") from None
+        raise OklasimError(f"strategy file {path} cannot be loaded{where}: {type(exc).__name__}: {exc}") from None
     return module
 
 
@@ -150,7 +167,7 @@ def family_module(path: str | Path) -> ModuleType:
 
 
 def _strategy_files(extra_paths: tuple[str, ...] = ()) -> list[Path]:
-    places = [PROJECT_STRATEGIES]
+    places = [SHIPPED]
     places += [Path(p) for p in os.environ.get("OKLASIM_STRATEGY_PATH", "").split(os.pathsep) if p]
     places += [Path(p) for p in extra_paths]
     files: list[Path] = []
@@ -159,18 +176,40 @@ def _strategy_files(extra_paths: tuple[str, ...] = ()) -> list[Path]:
             files += sorted(p for p in place.glob("*.py") if not p.name.startswith("_"))
         elif place.suffix == ".py" and place.is_file():
             files.append(place)
-        elif place != PROJECT_STRATEGIES:
-            raise ValueError(f"strategy path {place} is neither a folder nor a .py file")
+        else:
+            raise OklasimError(f"strategy path {place} is neither a folder nor a .py file")
     return [f.resolve() for f in files]
 
 
 _CACHE: dict[tuple[str, ...], dict[str, LoadedFamily]] = {}
 
 
-def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
-    """All strategy families found, by name."""
-    from oklasim._kernels.linking import DECIDE_SIGNATURE
+def _declares_the_signature(decide) -> bool:
+    """Whether ``decide`` is (or will be, at first use) compiled with ``DECIDE_SIGNATURE``, without compiling it."""
+    from oklasim._kernels.linking import DECIDE_SIGNATURE, LazyDispatcher
 
+    if numba.config.DISABLE_JIT:
+        return True
+    if isinstance(decide, LazyDispatcher):
+        return decide.fixed_signature == DECIDE_SIGNATURE
+    return DECIDE_SIGNATURE.args in getattr(decide, "signatures", ())
+
+
+def _compiled(kernel, source: Path):
+    """A family's kernel, compiled (or read from the cache) now if its file deferred that (``decide_kernel``)."""
+    from oklasim._kernels.linking import LazyDispatcher
+
+    if isinstance(kernel, LazyDispatcher):
+        try:
+            kernel.compile_now()
+        except numba.core.errors.NumbaError as exc:
+            reason = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+            raise OklasimError(f"strategy file {source}: decide_nb does not compile: {reason}") from None
+    return kernel
+
+
+def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedFamily]:
+    """All strategy families found, by name (nothing is compiled)."""
     key = tuple(str(p) for p in extra_paths)
     if key not in _CACHE:
         found: dict[str, LoadedFamily] = {}
@@ -179,12 +218,12 @@ def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedF
             family = getattr(module, "FAMILY", None)
             decide = getattr(module, "decide_nb", None)
             if not isinstance(family, Family) or decide is None:
-                raise ValueError(f"strategy file {path} must define FAMILY = Family(...) and decide_nb")
-            if not numba.config.DISABLE_JIT and DECIDE_SIGNATURE.args not in getattr(decide, "signatures", ()):
-                raise ValueError(f"strategy file {path}: decide_nb must be compiled with "
-                                 "@njit(DECIDE_SIGNATURE, cache=True) (see oklasim/strategy_api.py)")
+                raise OklasimError(f"strategy file {path} must define FAMILY = Family(...) and decide_nb")
+            if not _declares_the_signature(decide):
+                raise OklasimError(f"strategy file {path}: decide_nb must be decorated with @decide_kernel() or "
+                                   "@njit(DECIDE_SIGNATURE, cache=True) (see oklasim/strategy_api.py)")
             if family.name in found and found[family.name].source != path:
-                raise ValueError(f"strategy {family.name!r} is defined twice: {found[family.name].source} and {path}")
+                raise OklasimError(f"strategy {family.name!r} is defined twice: {found[family.name].source} and {path}")
             found[family.name] = LoadedFamily(family, decide, path)
         _CACHE[key] = found
     return _CACHE[key]
@@ -197,9 +236,9 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
         try:
             settings[name.strip()] = float(value)
         except ValueError:
-            raise ValueError(f"strategy {spec!r}: write parameters as name=number, got {item!r}") from None
+            raise OklasimError(f"strategy {spec!r}: write parameters as name=number, got {item!r}") from None
         if not sep:
-            raise ValueError(f"strategy {spec!r}: write parameters as name=number, got {item!r}")
+            raise OklasimError(f"strategy {spec!r}: write parameters as name=number, got {item!r}")
     return settings
 
 
@@ -207,7 +246,7 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
     """The strategy a name such as ``greedy``, ``asap``, ``threshold:gin_only`` or ``random(knock_probability=0.3)`` means."""
     match = _SPEC.match(spec)
     if not match:
-        raise ValueError(f"cannot read strategy {spec!r}; write e.g. 'greedy' or 'random(knock_probability=0.3)'")
+        raise OklasimError(f"cannot read strategy {spec!r}; write e.g. 'greedy' or 'random(knock_probability=0.3)'")
     base, settings_text = match.group(1), match.group(2) or ""
     known = families(tuple(extra_paths))
     family_name, _, preset = base.partition(":")
@@ -216,22 +255,22 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
         if len(owners) == 1:
             family_name, preset = owners[0], base
         elif len(owners) > 1:
-            raise ValueError(f"preset {base!r} exists in {', '.join(owners)}; write family:{base}")
+            raise OklasimError(f"preset {base!r} exists in {', '.join(owners)}; write family:{base}")
     if family_name not in known:
-        raise ValueError(f"unknown strategy {base!r}; known: {', '.join(names(tuple(extra_paths)))}")
+        raise OklasimError(f"unknown strategy {base!r}; known: {', '.join(names(tuple(extra_paths)))}")
     loaded = known[family_name]
     values = {p.name: p.default for p in loaded.family.params}
     if preset:
         if preset not in loaded.family.presets:
             choices = ", ".join(loaded.family.presets) or "none"
-            raise ValueError(f"strategy {family_name} has no preset {preset!r} (presets: {choices})")
+            raise OklasimError(f"strategy {family_name} has no preset {preset!r} (presets: {choices})")
         values.update(loaded.family.presets[preset])
     settings = _parse_settings(settings_text, spec) | dict(overrides or {})
     by_name = {p.name: p for p in loaded.family.params}
     for name, value in settings.items():
         if name not in by_name:
             choices = ", ".join(by_name) or "none"
-            raise ValueError(f"strategy {family_name} has no parameter {name!r} (parameters: {choices})")
+            raise OklasimError(f"strategy {family_name} has no parameter {name!r} (parameters: {choices})")
         values[name] = by_name[name].check(value, family_name)
     label = base + (f"({', '.join(f'{k}={v:g}' for k, v in settings.items())})" if settings else "")
     ordered = tuple((p.name, values[p.name]) for p in loaded.family.params)
@@ -253,7 +292,7 @@ def parse_overrides(items: tuple[str, ...] | list[str]) -> dict[str, float]:
     names = [item.partition("=")[0].strip() for item in items]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise ValueError(f"--param {', '.join(repeated)} given more than once")
+        raise OklasimError(f"--param {', '.join(repeated)} given more than once")
     return _parse_settings(",".join(items), "--param")
 
 
@@ -262,7 +301,7 @@ def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()
     seats = [resolve(spec, extra_paths=extra_paths) for spec in specs]
     for name in overrides:
         if not any(name in dict(s.values) for s in seats):
-            raise ValueError(f"no strategy among {', '.join(s.name for s in seats)} has a parameter {name!r}")
+            raise OklasimError(f"no strategy among {', '.join(s.name for s in seats)} has a parameter {name!r}")
     return [
         resolve(spec, {k: v for k, v in overrides.items() if k in dict(s.values)}, extra_paths)
         for spec, s in zip(specs, seats)

@@ -1,5 +1,6 @@
 """The shipped studies. Each module offers ``check(experiment)``, ``run(experiment, run_dir, workers)``
-and ``report(experiment, run_dir, report_dir) -> Path``; ``experiments/*.toml`` name them by ``kind``.
+and ``report(experiment, run_dir, report_dir) -> Path``; experiment files (``experiments/*.toml``: the shipped
+ones) name them by ``kind``.
 What they share (``Experiment``, ``ensure_run``, ``provenance``, ``result_key``) is in ``spec``."""
 
 from oklasim.studies import dealt_hands, knock_thresholds, tournament, upcard_effects

@@ -41,6 +41,7 @@ from oklasim._kernels.tables import N_RANKS
 from oklasim.analysis.report import Report
 from oklasim.analysis.stats import Z95, proportion
 from oklasim.analysis.tables import RANK_ORDER
+from oklasim.errors import OklasimError
 from oklasim.game import melds
 from oklasim.game.combinatorics import exact_counts
 from oklasim.runs import storage
@@ -170,12 +171,12 @@ def _histogram(values: np.ndarray, quantity: str) -> pl.DataFrame:
 
 def check(experiment: Experiment) -> None:
     if experiment.mode != "hands":
-        raise ValueError(f"{experiment.source}: dealt_hands deals independent hands: use hands = N")
+        raise OklasimError(f"{experiment.source}: dealt_hands deals independent hands: use hands = N")
     rules = experiment.base_rules()
     if rules.players != 2 or rules.hand_size != 10:
-        raise ValueError(f"{experiment.source}: dealt_hands studies the two-player, 10-card deal")
+        raise OklasimError(f"{experiment.source}: dealt_hands studies the two-player, 10-card deal")
     if experiment.options:
-        raise ValueError(f"{experiment.source}: dealt_hands takes no [options]")
+        raise OklasimError(f"{experiment.source}: dealt_hands takes no [options]")
 
 
 def run(experiment: Experiment, run_dir: Path, workers) -> None:
@@ -429,7 +430,7 @@ def _summary(summary: pl.DataFrame, exact: pl.DataFrame, first: pl.DataFrame, pu
 def load_results(run_dir: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
     results = run_dir / RESULTS_FILE
     if not results.is_file():
-        raise ValueError(f"{run_dir} holds no finished dealt_hands results; run the study first")
+        raise OklasimError(f"{run_dir} holds no finished dealt_hands results; run the study first")
     data = json.loads(results.read_text())
     return data, pl.read_csv(run_dir / HISTOGRAM_FILE), pl.read_csv(run_dir / FIRST_TURN_FILE)
 

@@ -17,7 +17,9 @@ An experiment file looks like::
 
 ``oklasim run FILE`` keeps the raw runs in ``runs/NAME`` (reused when the
 spec is unchanged, resumed when interrupted) and writes ``reports/NAME``;
-``--quick`` uses ``runs/NAME-quick`` and ``reports/NAME-quick``.
+``--quick`` uses ``runs/NAME-quick`` and ``reports/NAME-quick``. The shipped
+studies (``oklasim/studies/experiments/``) are run by name:
+``oklasim run knock_thresholds``.
 """
 
 from __future__ import annotations
@@ -30,12 +32,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from oklasim.analysis.report import discard_unfinished
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 from oklasim.runs import storage
 from oklasim.runs.batch import MAX_COUNT
 from oklasim.studies import STUDIES, plain_run
 from oklasim.studies.spec import Experiment
 
+SHIPPED = Path(__file__).resolve().parent / "experiments"
 STUDY_FILE = "study.json"
 STUDY_KEYS = {"kind", "title", "seed", "hands", "games", "quick_hands", "quick_games", "strategies"}
 # What a study's results depend on: two experiments that differ here must not share a run folder.
@@ -46,50 +50,65 @@ PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 def plain_name(name: object, what: str) -> str:
     """``name`` if it is a plain file name (letters, digits, ``_ . -``; no path, no leading dot), else an error."""
     if not isinstance(name, str) or not PLAIN_NAME.fullmatch(name) or len(name) > 100:
-        raise ValueError(f"{what}: the study name {name!r} must be a plain name (letters, digits, _ . -)")
+        raise OklasimError(f"{what}: the study name {name!r} must be a plain name (letters, digits, _ . -)")
     return name
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{what} must be a whole number from {low:,} to {high:,}, got {value!r}")
+        raise OklasimError(f"{what} must be a whole number from {low:,} to {high:,}, got {value!r}")
     return value
 
 
-def load(path: str | Path, quick: bool = False) -> Experiment:
-    """Read and check an experiment file; every problem is a ValueError naming the file and the field."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no experiment file {path}")
+def shipped() -> dict[str, Path]:
+    """The studies that come with oklasim, by name."""
+    return {path.stem: path for path in sorted(SHIPPED.glob("*.toml"))}
+
+
+def locate(spec: str | Path) -> tuple[Path, str]:
+    """(file, how to name it again) of an experiment file's path or of a shipped study's name."""
+    path = Path(spec)
+    if path.is_file():
+        return path, str(spec)
+    if str(spec) in shipped():
+        return shipped()[str(spec)], str(spec)
+    raise OklasimError(f"no experiment file {spec} and no shipped study of that name; the shipped ones: "
+                       f"{', '.join(shipped())}")
+
+
+def load(spec: str | Path, quick: bool = False) -> Experiment:
+    """Read and check an experiment file (a path, or a shipped study's name); every problem is a ValueError naming
+    the file and the field."""
+    path, source = locate(spec)
     try:
         data = tomllib.loads(path.read_text())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+        raise OklasimError(f"{path}: not valid TOML ({exc})") from None
     study = data.get("study")
     if not isinstance(study, dict):
-        raise ValueError(f"{path}: needs a [study] table")
+        raise OklasimError(f"{path}: needs a [study] table")
     unknown = set(data) - {"study", "rules", "options"}
     if unknown:
-        raise ValueError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}; use [study], [rules], [options]")
+        raise OklasimError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}; use [study], [rules], [options]")
     unknown = set(study) - STUDY_KEYS
     if unknown:
-        raise ValueError(f"{path}: unknown [study] key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(STUDY_KEYS))}")
+        raise OklasimError(f"{path}: unknown [study] key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(STUDY_KEYS))}")
     kind = study.get("kind")
     if kind not in STUDIES:
-        raise ValueError(f"{path}: study kind {kind!r} is not one of {', '.join(STUDIES)}")
+        raise OklasimError(f"{path}: study kind {kind!r} is not one of {', '.join(STUDIES)}")
     modes = [m for m in ("hands", "games") if m in study]
     if len(modes) != 1:
-        raise ValueError(f"{path}: give exactly one of hands = N or games = N in [study]")
+        raise OklasimError(f"{path}: give exactly one of hands = N or games = N in [study]")
     mode = modes[0]
     full = _whole(study[mode], f"{path}: {mode}", 1, MAX_COUNT)
     key = f"quick_{mode}" if quick else mode
     count = _whole(study.get(key, max(1, full // 20)), f"{path}: {key}", 1, MAX_COUNT)
     strategies = study.get("strategies", ["simple", "simple"])
     if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
-        raise ValueError(f"{path}: strategies must be a list of names, e.g. strategies = [\"simple\", \"greedy\"]")
+        raise OklasimError(f"{path}: strategies must be a list of names, e.g. strategies = [\"simple\", \"greedy\"]")
     options = data.get("options", {})
     if not isinstance(options, dict) or not isinstance(data.get("rules", {}), dict):
-        raise ValueError(f"{path}: [rules] and [options] must be tables")
+        raise OklasimError(f"{path}: [rules] and [options] must be tables")
     rules = Rules.from_dict(data.get("rules", {}))  # validates
     experiment = Experiment(
         name=plain_name(path.stem, str(path)),
@@ -102,7 +121,7 @@ def load(path: str | Path, quick: bool = False) -> Experiment:
         rules=rules.to_dict(),
         options=dict(options),
         quick=quick,
-        source=str(path),
+        source=source,
     )
     STUDIES[kind].check(experiment)
     return experiment
@@ -126,7 +145,7 @@ def run_experiment(path: str | Path, quick: bool = False, workers: int = 1, runs
 def _claim(run_dir: Path, experiment: Experiment, overwrite: bool) -> None:
     """Check ``run_dir`` may hold this experiment's runs; with ``overwrite``, empty it of another's."""
     if run_dir.exists() and not run_dir.is_dir():
-        raise ValueError(f"{run_dir} exists and is not a folder")
+        raise OklasimError(f"{run_dir} exists and is not a folder")
     if not run_dir.is_dir() or not any(run_dir.iterdir()):
         return
     try:
@@ -141,9 +160,9 @@ def _claim(run_dir: Path, experiment: Experiment, overwrite: bool) -> None:
     else:
         what = "files that are not this study's runs"
     if not overwrite:
-        raise ValueError(f"{run_dir} holds {what}; add --overwrite to replace them, or choose another --runs folder")
+        raise OklasimError(f"{run_dir} holds {what}; add --overwrite to replace them, or choose another --runs folder")
     if held is None:
-        raise ValueError(f"{run_dir} holds {what}; refusing to delete them even with --overwrite: choose another --runs")
+        raise OklasimError(f"{run_dir} holds {what}; refusing to delete them even with --overwrite: choose another --runs")
     shutil.rmtree(run_dir)
 
 
@@ -158,10 +177,10 @@ def read_study(run_dir: Path) -> Experiment:
         data = json.loads(path.read_text())
         experiment = Experiment(**{**data, "strategies": tuple(data["strategies"])})
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError, KeyError) as exc:
-        raise ValueError(f"{path} is not an oklasim study record ({exc})") from None
+        raise OklasimError(f"{path} is not an oklasim study record ({exc})") from None
     plain_name(experiment.name, str(path))
     if experiment.kind not in STUDIES:
-        raise ValueError(f"{path}: study kind {experiment.kind!r} is not one of {', '.join(STUDIES)}")
+        raise OklasimError(f"{path}: study kind {experiment.kind!r} is not one of {', '.join(STUDIES)}")
     return experiment
 
 
@@ -169,7 +188,7 @@ def build_report(run_dir: str | Path, reports_root="reports") -> Path:
     """The report of a study folder (made by ``oklasim run``) or of a plain ``simulate`` run."""
     run_dir, reports_root = Path(run_dir), Path(reports_root)
     if reports_root.exists() and not reports_root.is_dir():
-        raise ValueError(f"--reports {reports_root} is not a folder")
+        raise OklasimError(f"--reports {reports_root} is not a folder")
     if (run_dir / STUDY_FILE).is_file():
         experiment = read_study(run_dir)
         target = reports_root / experiment.label

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "knock_policy.csv"
@@ -90,7 +91,7 @@ def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple
     hint = ""
     if skipped:
         hint = f" ({', '.join(map(str, skipped))} is a --quick run, not used; add --quick to see it anyway)"
-    raise ValueError(
+    raise OklasimError(
         f"no knock policy measured under exactly these rules{hint}; measure it with: "
         f"oklasim policy --rules {rules_spec} --write-study knock.toml && oklasim run knock.toml")
 
@@ -117,13 +118,13 @@ def _heading(answer: str, rows: pl.DataFrame) -> str:
 def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool = False) -> str:
     """The answers asked for ("mix", "max-min", "equilibrium", an opponent's name, or "all"), limit by limit."""
     if rules.players != 2:
-        raise ValueError("the knock policy tables are measured for two players")
+        raise OklasimError("the knock policy tables are measured for two players")
     source, rows = lookup(rules, rules_spec, runs_root, quick)
     known = list(dict.fromkeys(rows["answer"].to_list()))
     wanted = known if answers == ["all"] else answers
     unknown = [a for a in wanted if a not in known]
     if unknown:
-        raise ValueError(f"no answer {', '.join(unknown)} in {source.where}; choose from {', '.join(known)} or all")
+        raise OklasimError(f"no answer {', '.join(unknown)} in {source.where}; choose from {', '.join(known)} or all")
     first = rows.row(0, named=True)
     lines = [
         f"knock policy (undercut bonus {rules.undercut_bonus}), from {source.where}"
@@ -147,7 +148,7 @@ def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers
     """What ``oklasim policy`` prints: the answers asked for, or (``write_study``) a study file written for these
     rules. ``runs_root`` None: the default ``runs`` folder, used if it exists."""
     if runs_root is not None and not runs_root.is_dir():
-        raise ValueError(f"--runs {runs_root} is not a folder")
+        raise OklasimError(f"--runs {runs_root} is not a folder")
     if write_study:
         write_study.write_text(study_file(rules))
         return f"wrote {write_study}; measure with: oklasim run {write_study}"

@@ -43,6 +43,7 @@ import polars as pl
 
 from oklasim.analysis.report import Report
 from oklasim.analysis.stats import mean_ci
+from oklasim.errors import OklasimError
 from oklasim.runs.storage import atomic_write_bytes
 from oklasim.studies import knock_equilibrium, knock_scores
 from oklasim.studies.knock_answers import (
@@ -91,7 +92,7 @@ POLICY_FILE = "policy.csv"  # the answers and the equilibrium together, as `okla
 def options(experiment: Experiment) -> dict:
     unknown = set(experiment.options) - set(DEFAULTS)
     if unknown:
-        raise ValueError(f"{experiment.source}: unknown option(s) {', '.join(sorted(unknown))}")
+        raise OklasimError(f"{experiment.source}: unknown option(s) {', '.join(sorted(unknown))}")
     opts = DEFAULTS | experiment.options
     if opts["confirm_seed"] is None:
         opts["confirm_seed"] = experiment.seed + 1
@@ -108,20 +109,20 @@ def grid(opts: dict, quick: bool) -> list[tuple[int, int]]:
 def check(experiment: Experiment) -> None:
     opts = options(experiment)
     if experiment.mode != "hands":
-        raise ValueError(f"{experiment.source}: knock_thresholds measures hands: use hands = N")
+        raise OklasimError(f"{experiment.source}: knock_thresholds measures hands: use hands = N")
     for quick in (False, True):
         if ASAP not in grid(opts, quick):
-            raise ValueError(f"{experiment.source}: the grid must hold the asap cell (threshold 10, gin_after_draws 99)")
+            raise OklasimError(f"{experiment.source}: the grid must hold the asap cell (threshold 10, gin_after_draws 99)")
     if experiment.base_rules().players != 2:
-        raise ValueError(f"{experiment.source}: knock_thresholds is a two-player study")
+        raise OklasimError(f"{experiment.source}: knock_thresholds is a two-player study")
     if not opts["opponents"]:
-        raise ValueError(f"{experiment.source}: the panel needs at least one opponent")
+        raise OklasimError(f"{experiment.source}: the panel needs at least one opponent")
     if min(opts["equilibrium_rounds"], opts["quick_equilibrium_rounds"]) < 1:
-        raise ValueError(f"{experiment.source}: the equilibrium needs at least 1 round")
+        raise OklasimError(f"{experiment.source}: the equilibrium needs at least 1 round")
     if len({experiment.seed, opts["confirm_seed"], opts["exploit_seed"]}) < 3:
-        raise ValueError(f"{experiment.source}: seed, confirm_seed and exploit_seed must differ (fresh deals)")
+        raise OklasimError(f"{experiment.source}: seed, confirm_seed and exploit_seed must differ (fresh deals)")
     if not opts["exploit_half_width"] > 0 or min(opts["exploit_hands"], opts["quick_exploit_hands"]) < 2:
-        raise ValueError(f"{experiment.source}: exploit_half_width must be > 0 and exploit_hands at least 2")
+        raise OklasimError(f"{experiment.source}: exploit_half_width must be > 0 and exploit_hands at least 2")
 
 
 def short(rule: tuple[int, int], limit: int) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oklasim.analysis.match import seat_nets, seatings
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 from oklasim.runs.batch import RunSpec, make_executor, play_shard
 
@@ -100,7 +101,7 @@ def play_pairings(pairings: Sequence[Pairing], hands: int, seed: int,
     played = _played(pairings, [hands] * len(pairings), seed, workers)
     limits = played[0][1] if played else np.full(hands, -1, dtype=np.int64)
     if any((found != limits).any() for _, found in played):
-        raise ValueError("paired matches dealt different hands: their rules must deal alike")
+        raise OklasimError("paired matches dealt different hands: their rules must deal alike")
     return np.array([nets for nets, _ in played]).reshape(len(pairings), hands), limits
 
 
@@ -117,7 +118,7 @@ def play_by_limit(pairings: dict[int, Sequence[Pairing]], hands: int | dict[int,
              for limit, found in pairings.items() for p in found]
     played = _played([p for _, p in order], [size[limit] for limit, _ in order], seed, workers)
     if any((dealt != limit).any() for (limit, _), (_, dealt) in zip(order, played)):
-        raise ValueError("a pairing dealt hands of another knock limit")
+        raise OklasimError("a pairing dealt hands of another knock limit")
     out, start = {}, 0
     for limit, found in pairings.items():
         out[limit] = np.array([nets for nets, _ in played[start:start + len(found)]]).reshape(len(found), size[limit])

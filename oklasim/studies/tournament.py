@@ -31,6 +31,7 @@ from oklasim._kernels import SOURCE_HASH
 from oklasim.analysis.match import MatchResult, TournamentResult, match
 from oklasim.analysis.report import Report
 from oklasim.analysis.stats import Estimate, proportion
+from oklasim.errors import OklasimError
 from oklasim.runs import storage
 from oklasim.runs.batch import RunSpec
 from oklasim.strategies.registry import resolve
@@ -58,26 +59,26 @@ COLOURS = {
 def check(experiment: Experiment) -> None:
     source = experiment.source
     if experiment.mode != "hands":
-        raise ValueError(f"{source}: tournament plays paired independent hands: use hands = N")
+        raise OklasimError(f"{source}: tournament plays paired independent hands: use hands = N")
     if experiment.base_rules().players != 2:
-        raise ValueError(f"{source}: tournament compares two-player strategies")
+        raise OklasimError(f"{source}: tournament compares two-player strategies")
     names = list(experiment.strategies)
     if len(set(names)) < 2:
-        raise ValueError(f"{source}: a tournament needs at least two different strategies in [study] strategies")
+        raise OklasimError(f"{source}: a tournament needs at least two different strategies in [study] strategies")
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise ValueError(f"{source}: strategies listed twice: {', '.join(repeated)}")
+        raise OklasimError(f"{source}: strategies listed twice: {', '.join(repeated)}")
     if experiment.options:
-        raise ValueError(f"{source}: tournament takes no [options]")
+        raise OklasimError(f"{source}: tournament takes no [options]")
     canonical = {}
     for name in names:
         try:
             canonical.setdefault(resolve(name).canonical(), []).append(name)
         except ValueError as exc:
-            raise ValueError(f"{source}: strategy {name!r}: {exc}") from None
+            raise OklasimError(f"{source}: strategy {name!r}: {exc}") from None
     same = [" = ".join(group) for group in canonical.values() if len(group) > 1]
     if same:
-        raise ValueError(f"{source}: these names are the same strategy: {'; '.join(same)}")
+        raise OklasimError(f"{source}: these names are the same strategy: {'; '.join(same)}")
 
 
 def pairs(experiment: Experiment) -> list[tuple[str, str]]:
@@ -130,7 +131,7 @@ def load(run_dir: Path) -> tuple[TournamentResult, dict]:
     """The stored tournament, and its index (strategies, their canonical spelling, the match files)."""
     index_file = run_dir / INDEX_FILE
     if not index_file.is_file():
-        raise ValueError(f"{run_dir} holds no finished tournament; run the study first")
+        raise OklasimError(f"{run_dir} holds no finished tournament; run the study first")
     index = json.loads(index_file.read_text())
     matches, kernels = {}, set()
     for entry in index["matches"]:

@@ -47,6 +47,7 @@ from optuna.trial import TrialState
 
 from oklasim.analysis.match import match
 from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
+from oklasim.errors import OklasimError
 from oklasim.game.rules import PRESETS, Rules
 from oklasim.runs.storage import atomic_write_bytes
 from oklasim.strategies.registry import Param, Strategy, families, resolve
@@ -113,7 +114,7 @@ def is_integer(param: Param) -> bool:
 def parse_range(text: str, param: str) -> tuple[float, float]:
     match_ = _RANGE.match(text)
     if not match_:
-        raise ValueError(f"--param {param}={text}: write a range as LOW..HIGH, e.g. {param}=0..10")
+        raise OklasimError(f"--param {param}={text}: write a range as LOW..HIGH, e.g. {param}=0..10")
     return float(match_.group(1)), float(match_.group(2))
 
 
@@ -125,10 +126,10 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     for name in [*params, *fixed]:
         if name not in declared:
             choices = ", ".join(declared) or "none"
-            raise ValueError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
+            raise OklasimError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
     both = sorted(set(params) & set(fixed))
     if both:
-        raise ValueError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
+        raise OklasimError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
     for name, value in fixed.items():
         declared[name].check(value, family)
     chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
@@ -136,25 +137,25 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     for name, narrowed in chosen.items():
         param = declared[name]
         if param.low == param.high:
-            raise ValueError(
+            raise OklasimError(
                 f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
             )
         low, high = narrowed or (param.low, param.high)
         if not param.low <= low < high <= param.high:
-            raise ValueError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
+            raise OklasimError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
         integer = is_integer(param)
         if integer and not (float(low).is_integer() and float(high).is_integer()):
-            raise ValueError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
+            raise OklasimError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
         found.append(Dimension(name, float(low), float(high), integer))
     if not found:
-        raise ValueError(f"strategy {family} has no parameter left to tune")
+        raise OklasimError(f"strategy {family} has no parameter left to tune")
     return tuple(found)
 
 
 def family_of(name: str, extra_paths=()):
     known = families(tuple(extra_paths))
     if name not in known:
-        raise ValueError(f"unknown family {name!r}; families: {', '.join(sorted(known))}")
+        raise OklasimError(f"unknown family {name!r}; families: {', '.join(sorted(known))}")
     return known[name].family
 
 
@@ -180,20 +181,20 @@ class TuneSpec:
                objective: str = "points"):
         paths = tuple(str(p) for p in strategy_paths)
         if objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
+            raise OklasimError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            raise OklasimError(f"seed must be a non-negative integer, got {seed!r}")
         if hands_per_rung < 2:
-            raise ValueError(f"hands per rung must be at least 2, got {hands_per_rung}")
+            raise OklasimError(f"hands per rung must be at least 2, got {hands_per_rung}")
         if rungs < 1:
-            raise ValueError(f"rungs must be at least 1, got {rungs}")
+            raise OklasimError(f"rungs must be at least 1, got {rungs}")
         if not [a for a in against if a.strip()]:
-            raise ValueError("the panel of opponents is empty: give --against A,B,...")
+            raise OklasimError("the panel of opponents is empty: give --against A,B,...")
         dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
         resolved = [resolve(a, extra_paths=paths) for a in against]
         panel = tuple(r.name for r in resolved)
         if len({r.canonical() for r in resolved}) < len(panel):
-            raise ValueError(f"an opponent is named twice in the panel: {', '.join(against)}")
+            raise OklasimError(f"an opponent is named twice in the panel: {', '.join(against)}")
         return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
                    int(hands_per_rung), int(rungs), paths, objective)
 
@@ -292,12 +293,12 @@ def _folder_lock(folder: Path):
         folder.mkdir(parents=True, exist_ok=True)
         handle = open(folder / LOCK_FILE, "w")
     except OSError as exc:
-        raise ValueError(f"cannot write in {folder}: {exc.strerror}") from None
+        raise OklasimError(f"cannot write in {folder}: {exc.strerror}") from None
     with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ValueError(f"another oklasim tune is working in {folder}") from None
+            raise OklasimError(f"another oklasim tune is working in {folder}") from None
         yield
 
 
@@ -308,11 +309,11 @@ def _check_folder(spec: TuneSpec, folder: Path) -> None:
         try:
             stored = json.loads(path.read_text())
         except json.JSONDecodeError:
-            raise ValueError(f"{path} is corrupt; delete {folder} to start again") from None
+            raise OklasimError(f"{path} is corrupt; delete {folder} to start again") from None
         if stored != spec.identity():
-            raise ValueError(f"{folder} holds a different tune (see {path}); give another --out")
+            raise OklasimError(f"{folder} holds a different tune (see {path}); give another --out")
     elif any(p.name != LOCK_FILE for p in folder.iterdir()):
-        raise ValueError(f"{folder} holds something else than a tune (no {SPEC_FILE}); give another --out")
+        raise OklasimError(f"{folder} holds something else than a tune (no {SPEC_FILE}); give another --out")
     else:
         atomic_write_bytes(path, json.dumps(spec.identity(), indent=2, sort_keys=True).encode())
 
@@ -532,9 +533,9 @@ def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers
     and result.md. Without it the study lives in memory.
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"the budget is a number of trials, at least 1; got {budget!r}")
+        raise OklasimError(f"the budget is a number of trials, at least 1; got {budget!r}")
     if held_out < 2:
-        raise ValueError(f"held-out deals must be at least 2, got {held_out}")
+        raise OklasimError(f"held-out deals must be at least 2, got {held_out}")
     folder = Path(out) if out is not None else None
     started = time.perf_counter()
     with _folder_lock(folder) if folder else nullcontext():

@@ -19,6 +19,7 @@ import polars as pl
 
 from oklasim.analysis.report import Report
 from oklasim.analysis.tables import PLAYER_OUTCOMES, UPCARD_OUTCOMES, by_upcard, group_means, group_shares, rank_sorted
+from oklasim.errors import OklasimError
 from oklasim.runs import storage
 from oklasim.runs.batch import RunSpec
 from oklasim.studies.common import error_bars, fmt
@@ -29,11 +30,11 @@ COLOURS = {"knock": "#4c78a8", "gin": "#54a24b", "undercut": "#e45756", "void": 
 
 def check(experiment: Experiment) -> None:
     if experiment.mode != "hands":
-        raise ValueError(f"{experiment.source}: upcard_effects plays independent hands: use hands = N")
+        raise OklasimError(f"{experiment.source}: upcard_effects plays independent hands: use hands = N")
     if experiment.base_rules().players != 2:
-        raise ValueError(f"{experiment.source}: upcard_effects starts from two-player rules (add more with players = [3, 4])")
+        raise OklasimError(f"{experiment.source}: upcard_effects starts from two-player rules (add more with players = [3, 4])")
     if not set(experiment.options.get("players", [])) <= {3, 4}:
-        raise ValueError(f"{experiment.source}: options.players may list 3 and 4")
+        raise OklasimError(f"{experiment.source}: options.players may list 3 and 4")
 
 
 def configurations(experiment: Experiment) -> dict[str, RunSpec]:

@@ -17,13 +17,14 @@ from typing import Protocol
 import numpy as np
 
 from oklasim.agent.seat import Turn
+from oklasim.errors import OklasimError
 from oklasim.game import melds, reference
 from oklasim.game.cards import N_CARDS, format_card, format_hand
 
 PLAYERS = 2
 
 
-class IllegalMove(ValueError):
+class IllegalMove(OklasimError):
     """A seat's answer the rules do not allow."""
 
 
@@ -63,9 +64,9 @@ class Table:
 
     def __init__(self, rules, seats: list[Seat], seed: int):
         if rules.players != PLAYERS:
-            raise ValueError(f"the table seats two players; the rules have {rules.players}")
+            raise OklasimError(f"the table seats two players; the rules have {rules.players}")
         if rules.deal_knock_limit >= 0:  # a simulation option of the engine's dealing, not a way to play
-            raise ValueError("the table deals as in play: deal_knock_limit is for simulations only (leave it -1)")
+            raise OklasimError("the table deals as in play: deal_knock_limit is for simulations only (leave it -1)")
         self.rules = rules
         self.seats = seats
         self.rng = np.random.default_rng(seed)

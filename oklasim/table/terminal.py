@@ -19,6 +19,7 @@ from pathlib import Path
 
 from oklasim.agent import Agent
 from oklasim.agent.seat import Turn
+from oklasim.errors import OklasimError
 from oklasim.game import melds
 from oklasim.game.cards import card_value, cards_of, format_card, format_hand, mask_of, parse_card
 from oklasim.game.rules import Rules
@@ -197,26 +198,26 @@ class PersonSeat:
         lowered = [w.lower() for w in words]
         if lowered in (["big", "gin"], ["biggin"]):
             if not big_gin:
-                raise ValueError("big gin needs all 11 cards melded" + ("" if self.rules.big_gin else ", and these rules do not play it"))
+                raise OklasimError("big gin needs all 11 cards melded" + ("" if self.rules.big_gin else ", and these rules do not play it"))
             return Turn(None, True, self.choose_melds(self.hand), 0)
         knock = bool(words) and lowered[0] in ("knock", "gin", "k")
         if knock:
             words = words[1:]
         if len(words) != 1:
-            raise ValueError("name one card, e.g. 'Kd' or 'knock Kd'")
+            raise OklasimError("name one card, e.g. 'Kd' or 'knock Kd'")
         card = parse_card(words[0])
         if not self.hand >> card & 1:
-            raise ValueError(f"you do not hold {format_card(card)}")
+            raise OklasimError(f"you do not hold {format_card(card)}")
         if card == forbidden:
-            raise ValueError(f"you may not discard {format_card(card)}: you just took it from the pile")
+            raise OklasimError(f"you may not discard {format_card(card)}: you just took it from the pile")
         if not knock:
             if self.must_knock:
-                raise ValueError("you took the last discard to knock: knock now")
+                raise OklasimError("you took the last discard to knock: knock now")
             return Turn(card, False)
         legal, dw = knock_legal(self.hand, card, self.limit)
         if not legal:
             limit = "this hand is gin only" if self.limit == 0 else f"the knock limit is {self.limit}"
-            raise ValueError(f"you cannot knock discarding {format_card(card)}: {dw} deadwood left, {limit}")
+            raise OklasimError(f"you cannot knock discarding {format_card(card)}: {dw} deadwood left, {limit}")
         return Turn(card, True, self.choose_melds(self.hand & ~(1 << card)), dw)
 
     def choose_melds(self, hand: int) -> tuple[int, ...]:
@@ -268,7 +269,7 @@ class PersonSeat:
 
     def refuse(self, reason: str) -> None:
         if self.replaying:
-            raise ValueError(f"the saved game does not replay: {reason}")
+            raise OklasimError(f"the saved game does not replay: {reason}")
         self.say(f"  no: {reason}")
 
 
@@ -303,10 +304,10 @@ def load_save(path: Path) -> dict:
     try:
         record = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read the saved game {path}: {exc}") from None
+        raise OklasimError(f"cannot read the saved game {path}: {exc}") from None
     fields = {"format", "against", "rules", "seed", "moves"}
     if not isinstance(record, dict) or not fields <= record.keys() or record["format"] != SAVE_FORMAT:
-        raise ValueError(f"{path} is not a game saved by oklasim play (format {SAVE_FORMAT})")
+        raise OklasimError(f"{path} is not a game saved by oklasim play (format {SAVE_FORMAT})")
     return record
 
 
@@ -318,7 +319,7 @@ def play(rules: Rules | None = None, against: str = "simple", seed: int | None =
     if resume:
         record = load_save(Path(resume))
         if record.get("finished"):
-            raise ValueError(f"the game saved in {resume} is over; start a new one")
+            raise OklasimError(f"the game saved in {resume} is over; start a new one")
         rules, against, seed, saved = Rules.from_dict(record["rules"]), record["against"], record["seed"], record["moves"]
         save = save or resume
     rules = rules or Rules()
@@ -326,7 +327,7 @@ def play(rules: Rules | None = None, against: str = "simple", seed: int | None =
     strategy = resolve(against)
     save_path = Path(save) if save else None
     if save_path is not None and not save_path.parent.is_dir():
-        raise ValueError(f"cannot save to {save_path}: no folder {save_path.parent}")
+        raise OklasimError(f"cannot save to {save_path}: no folder {save_path.parent}")
 
     def on_move(moves: list[str], finished: bool = False) -> None:
         if save_path is not None:

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from oklasim._kernels.linking import decide_function
-from oklasim.strategies.registry import family_module
+from oklasim.strategies.families import expert
 from oklasim.strategy_api import (
     BIG_GIN,
     D_KNOCK,
@@ -49,8 +49,8 @@ from oklasim.strategy_api import (
     undercut_risk_nb,
 )
 
-EXPERT_FILE = Path(__file__).resolve().parents[3] / "strategies" / "expert.py"
-EXPERT_MODULE = family_module(EXPERT_FILE)
+EXPERT_MODULE = expert
+EXPERT_FILE = Path(expert.__file__)
 EXPERT = decide_function(EXPERT_MODULE.decide_nb)
 EXPERT_PARAMS = np.zeros(MAX_PARAMS)
 EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]

@@ -7,21 +7,19 @@ discards the highest-ranked deadwood card of an optimal arrangement, and
 lays the first optimal arrangement.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     BIG_GIN,
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     V_BIG_GIN,
     V_HAND,
     V_KNOCK_DISCARDS,
     Family,
     allowed_discards_nb,
     best_discard_nb,
+    decide_kernel,
     highest_deadwood_card_nb,
     meld_or_knock_take_nb,
 )
@@ -33,7 +31,7 @@ FAMILY = Family(
 )
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     hand = view[V_HAND]
     if kind == D_TAKE_UPCARD or kind == D_DRAW:

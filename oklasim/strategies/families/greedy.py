@@ -8,16 +8,14 @@ Its three rules are kit functions (``take_lowers_deadwood_nb``,
 (``threshold``) can change one rule and keep the others exactly.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     Family,
     best_knock_nb,
+    decide_kernel,
     least_deadwood_discard_nb,
     take_lowers_deadwood_nb,
 )
@@ -29,7 +27,7 @@ FAMILY = Family(
 )
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return take_lowers_deadwood_nb(view)

@@ -44,7 +44,6 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     N_CARDS,
     N_MEMORY,
     NO_CARD,
@@ -59,6 +58,7 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    decide_kernel,
     highest_card_nb,
     in_any_meld_nb,
     melded_in_some_optimal_nb,
@@ -141,7 +141,7 @@ def eaai_discard_nb(view, params):
     return pick_nb(view, params, found)
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     hand = view[V_HAND]
     if kind == D_TAKE_UPCARD or kind == D_DRAW:

@@ -33,19 +33,17 @@ during the first 6 own draws, then only gin; the best of 4..7) +0.26
 pays (its knocks get undercut), low fixed thresholds do not.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     V_KNOCK_LIMIT,
     V_MY_DRAWS,
     V_STOCK_LEFT,
     Family,
     Param,
+    decide_kernel,
     knock_if_at_most_nb,
     least_deadwood_discard_nb,
     take_lowers_deadwood_nb,
@@ -88,7 +86,7 @@ GIN_AFTER_DRAWS = 3
 LATE_STOCK = 4
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return take_lowers_deadwood_nb(view)

@@ -16,13 +16,12 @@ plays like its continuation strategy. The machinery of ``oklasim advise``.
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
 from oklasim._kernels.mc_nb import mc_decide_nb
 from oklasim.strategies.registry import family_module
-from oklasim.strategy_api import DECIDE_SIGNATURE, MAX_PARAMS, Family, Param, cache_depends_on
+from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
 
 HERE = Path(__file__).resolve().parent
 SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE = HERE / "simple.py", HERE / "greedy.py", HERE / "expert.py"
@@ -51,6 +50,6 @@ FAMILY = Family(
 
 with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 
-    @njit(DECIDE_SIGNATURE, cache=True)
+    @decide_kernel()
     def decide_nb(kind, view, params):
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS)

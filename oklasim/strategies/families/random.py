@@ -3,8 +3,6 @@
 The floor of any comparison: a strategy that cannot beat it has a bug.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     BIG_GIN,
     D_ARRANGE,
@@ -12,7 +10,6 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     NO_CARD,
     V_BIG_GIN,
     V_KNOCK_DISCARDS,
@@ -20,6 +17,7 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    decide_kernel,
     rand_below_nb,
     rand_unit_nb,
     random_card_nb,
@@ -39,7 +37,7 @@ KNOCK_PROBABILITY = 0
 TAKE_PROBABILITY = 1
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return 1 if rand_unit_nb(view) < params[TAKE_PROBABILITY] else 0

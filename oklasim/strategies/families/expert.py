@@ -88,7 +88,6 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     N_CARDS,
     N_MEMORY,
     N_RANKS,
@@ -115,6 +114,7 @@ from oklasim.strategy_api import (
     count_cards_nb,
     deadwood_after_discard_fast_nb,
     deadwood_after_each_discard_nb,
+    decide_kernel,
     high_card_key_nb,
     highest_card_nb,
     least_exposed_arrangement_nb,
@@ -813,7 +813,7 @@ def knock_nb(view, params):
 
 # numpy's error model: no zero-division check at every division of the inlined stages (each divisor is guarded
 # or a parameter range above 0). Same decisions (expert_fingerprint.py), 1.01-1.05x the hands per second.
-@njit(DECIDE_SIGNATURE, cache=True, error_model="numpy")
+@decide_kernel(error_model="numpy")
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return take_nb(view, params)

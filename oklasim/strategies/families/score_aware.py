@@ -44,7 +44,6 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     NO_CARD,
     R_TARGET_SCORE,
     V_PLAYERS,
@@ -54,6 +53,7 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    decide_kernel,
     knock_if_at_most_nb,
     least_deadwood_discard_nb,
     least_exposed_arrangement_nb,
@@ -113,7 +113,7 @@ def knock_threshold_nb(view, params):
     return params[THRESHOLD]
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     defensive = params[PLAY] != 0
     if kind == D_TAKE_UPCARD or kind == D_DRAW:

@@ -43,19 +43,17 @@ little against ``greedy`` and against itself: in Oklahoma the limits are low
 and knocks are rarely undercut (2-6%), so knocking at once is hard to beat.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     D_ARRANGE,
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     NO_CARD,
     Family,
     Param,
     allowed_discards_nb,
+    decide_kernel,
     knock_deadwood_nb,
     knock_if_at_most_nb,
     least_exposed_arrangement_nb,
@@ -104,7 +102,7 @@ MAX_UNDERCUT_RISK = 4
 LAY_SAFE = 5
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return meld_or_knock_take_nb(view)

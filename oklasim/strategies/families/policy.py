@@ -16,7 +16,7 @@ you can". Gin (and big gin when allowed) is always taken; with knock limit 0
 only gin is legal anyway. Under the fiftieth-card rule the last discard is
 taken to knock by the same rule.
 
-Presets, measured by ``oklasim run experiments/knock_thresholds.toml`` (the
+Presets, measured by ``oklasim run knock_thresholds`` (the
 full study: 2,500 deals per knock limit, rule and opponent, each limit dealt
 its own upcards; seeds 2026/2027; whole games to 100, 4,000 per seating):
 ``seeds_mix``, the rule per limit best against the panel mix (greedy,
@@ -28,18 +28,16 @@ that panel, ``seeds_equilibrium`` the main rule of the equilibrium of the
 rule game; ``ub25_mix`` is ``seeds_mix`` for an undercut bonus of 25.
 """
 
-from numba import njit
-
 from oklasim.strategy_api import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    DECIDE_SIGNATURE,
     V_KNOCK_LIMIT,
     V_MY_DRAWS,
     Family,
     Param,
+    decide_kernel,
     knock_if_at_most_nb,
     least_deadwood_discard_nb,
     take_lowers_deadwood_nb,
@@ -70,7 +68,7 @@ FAMILY = Family(
 )
 
 
-@njit(DECIDE_SIGNATURE, cache=True)
+@decide_kernel()
 def decide_nb(kind, view, params):
     if kind == D_TAKE_UPCARD or kind == D_DRAW:
         return take_lowers_deadwood_nb(view)
