@@ -143,8 +143,13 @@ def test_interrupted_and_bad_starts_are_one_line():
     child = start("--seed", "1")
     child.expect(PROMPTS[:5])
     child.sendeof()
-    child.expect("game interrupted")
+    child.expect("game stopped at the end of the input")
     assert finish(child) == 1
+    child = start("--seed", "1")
+    child.expect(PROMPTS[:5])
+    child.sendintr()  # Ctrl-C: as every command, 130
+    child.expect("Error: game interrupted")
+    assert finish(child) == 130
     for args, words in [(["--against", "nonesuch"], "unknown strategy"), (["--rules", "nope"], "neither a preset")]:
         done = subprocess.run(OKLASIM + ["play", *args], capture_output=True, text=True, timeout=60)
         assert done.returncode == 1 and words in done.stderr and "Traceback" not in done.stderr

@@ -226,7 +226,7 @@ def test_command_line_interrupt_says_how_to_continue(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tune_module, "match", interrupted)
     result = cli("tiny", "--against", "greedy", "--out", str(tmp_path / "t"))
-    assert result.exit_code == 1 and "run the same command to continue the study in" in result.output
+    assert result.exit_code == 130 and "run the same command to continue the study in" in result.output
     assert [t.state for t in trials_on_disk(tmp_path / "t")] == [optuna.trial.TrialState.FAIL]
 
 

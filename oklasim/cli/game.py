@@ -25,11 +25,12 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
     limit = rules.knock_limit(parse_card(upcard)) if upcard else None  # checked before anything is printed
     mask = parse_hand(hand, count=(rules.hand_size, rules.hand_size + 1))
     size = mask.bit_count()
+    drawn = size > rules.hand_size  # 11 cards: a discard is due
     click.echo(f"hand      {format_hand(mask, by_rank=True)}  ({size} cards)")
-    click.echo(f"deadwood  {melds.deadwood([mask])[0]} with no discard")
+    click.echo(f"deadwood  {melds.deadwood([mask])[0]}" + (" with no discard" if drawn else ""))
     for arrangement in melds.optimal_arrangements(mask):
         click.echo("melds     " + (" | ".join(format_hand(m) for m in arrangement) or "none"))
-    if size >= 2:
+    if drawn:
         after = int(melds.deadwood_after_discard([mask])[0])
         click.echo(f"discard   {format_hand(int(melds.best_discards([mask])[0]))} -> deadwood {after}")
     if upcard:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from oklasim.cli.options import rules_option, seed_option
+from oklasim.cli.options import Interrupted, rules_option, seed_option
 
 
 @click.command("play")
@@ -21,9 +21,12 @@ def play_command(against, rules_spec, seed, coach, save, resume) -> None:
     from oklasim.game.rules import Rules
     from oklasim.table.terminal import play
 
+    kept = save or resume
     try:
         play(None if resume else Rules.load(rules_spec), against, seed, save, resume, coach, ask=input, say=click.echo)
-    except (EOFError, KeyboardInterrupt):
-        kept = save or resume
-        click.echo(f"\ngame interrupted{'; it is saved in ' + kept if kept else ''}", err=True)
+    except KeyboardInterrupt:
+        click.echo(err=True)  # off the line of the prompt
+        raise Interrupted(f"game interrupted{'; it is saved in ' + kept if kept else ''}") from None
+    except EOFError:  # the input ended: the player left
+        click.echo(f"\ngame stopped at the end of the input{'; it is saved in ' + kept if kept else ''}", err=True)
         sys.exit(1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from oklasim.cli.options import (
+    Interrupted,
     load_rules,
     rules_and_players,
     seed_option,
@@ -86,6 +87,6 @@ def tune_command(family, against, rules_spec, players, budget, seed, objective, 
     try:
         result = run_tune(spec, budget, folder, workers, held_out, progress=True)
     except KeyboardInterrupt:
-        raise click.ClickException(f"interrupted; run the same command to continue the study in {folder}") from None
+        raise Interrupted(f"interrupted; run the same command to continue the study in {folder}") from None
     click.echo(result.text())
     click.echo(f"written to {folder}/result.json and result.md")

@@ -45,8 +45,9 @@ from oklasim.errors import OklasimError
 # size where per-task overhead (about 0.1 s) starts to show.
 SHARD_LIMITS = {"games": (1_000, 20_000), "hands": (10_000, 200_000)}
 SHARDS_WANTED = 16
-SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, roughly
-# The largest run: 10^10 games are about 30 core-years of play. Beyond it a typo is likelier than a plan.
+SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, the simplest strategies, roughly (expert: ~6x)
+# The largest run: 10^10 games are about 12 core-days of play with the simplest strategies (expert: about two
+# core-months). Beyond it a typo is likelier than a plan.
 MAX_COUNT = 10**10
 # Runs without a folder keep every hand record in memory (about 100 bytes each, more while matches combine
 # seatings): at most this many hands, about 1 GB.
@@ -94,9 +95,9 @@ class RunSpec:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise OklasimError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
         if count > MAX_COUNT:
-            years = count * SECONDS_PER_UNIT[mode] / 3.15e7
-            raise OklasimError(f"--{mode} {count:,} is about {years:,.0f} core-years of play, over the limit of "
-                               f"{MAX_COUNT:,} per run; split it into runs with different seeds")
+            raise OklasimError(f"--{mode} {count:,} is {core_time(count * SECONDS_PER_UNIT[mode])} of play with the "
+                               f"simplest strategies, over the limit of {MAX_COUNT:,} per run; split it into runs "
+                               "with different seeds")
         stream_key(seed)  # validates the seed
         size = shard_size or default_shard_size(mode, count)
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
@@ -297,6 +298,16 @@ def _close_pools() -> None:
 
 
 atexit.register(_close_pools)
+
+
+def core_time(seconds: float) -> str:
+    """``seconds`` of one core's time in the unit a person would use: core-hours, -days or -years."""
+    hours = seconds / 3600
+    if hours < 48:
+        return f"about {hours:,.1f} core-hours"
+    if hours < 24 * 730:
+        return f"about {hours / 24:,.0f} core-days"
+    return f"about {hours / (24 * 365.25):,.1f} core-years"
 
 
 def auto_workers(spec: RunSpec) -> int:

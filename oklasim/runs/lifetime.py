@@ -118,9 +118,14 @@ def interrupt_on_termination():
     """Make Ctrl-C, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the driver; returns a function restoring the
     old handlers.
 
-    Only the main thread can install handlers; elsewhere this does nothing."""
+    polars, when first imported, installs a Ctrl-C handler that restarts an interrupted system call
+    (pola-rs/polars#21739): a Ctrl-C at a prompt would wait for the end of the line. It is imported first, so
+    that the handler installed here replaces it. Only the main thread can install handlers; elsewhere this does
+    nothing."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
+    import polars  # noqa: F401 - see above
+
     old = {sig: signal.signal(sig, _raise_interrupt) for sig in STOPPING_SIGNALS}
     return lambda: [signal.signal(sig, handler) for sig, handler in old.items()]
 
