@@ -51,23 +51,17 @@ from oklasim._kernels.cards_nb import (
     suit_pattern_nb,
 )
 from oklasim._kernels.kit_nb import (
-    OPPONENT_DEADWOOD_CARDS,
-    OPPONENT_DRAWS_SCALE,
     allowed_discards_nb,
     always_melded_nb,
-    arrangement_exposure_nb,
     best_discard_nb,
     best_knock_nb,
     deadwood_with_card_melded_nb,
-    discard_danger_nb,
-    expected_opponent_deadwood_nb,
     highest_card_nb,
     highest_deadwood_card_nb,
     in_any_meld_nb,
     knock_deadwood_nb,
     knock_if_at_most_nb,
     least_deadwood_discard_nb,
-    least_exposed_arrangement_nb,
     mask_value_nb,
     meld_or_knock_take_nb,
     meld_outs_nb,
@@ -75,16 +69,24 @@ from oklasim._kernels.kit_nb import (
     min_deadwood_discards_nb,
     neighbours_nb,
     nth_card_nb,
-    opponent_draws_nb,
-    opponents_discards_nb,
-    opponents_known_nb,
     pile_top_nb,
     rand_below_nb,
     rand_unit_nb,
     random_card_nb,
     rank_count_nb,
-    scored_discard_nb,
     take_lowers_deadwood_nb,
+)
+from oklasim._kernels.opponents_nb import (
+    OPPONENT_DEADWOOD_CARDS,
+    OPPONENT_DRAWS_SCALE,
+    arrangement_exposure_nb,
+    discard_danger_nb,
+    expected_opponent_deadwood_nb,
+    least_exposed_arrangement_nb,
+    opponent_draws_nb,
+    opponents_discards_nb,
+    opponents_known_nb,
+    scored_discard_nb,
     undercut_risk_nb,
     unseen_in_hands_fraction_nb,
     unseen_nb,
@@ -98,6 +100,10 @@ from oklasim._kernels.melds_nb import (
     deadwood_nb,
 )
 from oklasim.strategies.registry import Family, Param
+
+# Own draws in a long two-player hand (31 stock cards shared, and a few pile draws): the search range of a
+# parameter that counts draws, beyond which every value plays alike (``Param.search``).
+LONGEST_HAND_DRAWS = 20
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import settings
 from processes import descendants, wait_for
 
-from oklasim.runs import batch
+from oklasim.runs import backends
 
 # A few examples per property: for the kernels run in plain Python (tests/test_kernel_coverage.py).
 settings.register_profile("plain_python", max_examples=10, deadline=None)
@@ -19,7 +19,7 @@ SERVERS = ("multiprocessing.forkserver import main", "multiprocessing.resource_t
 def no_process_left_behind():
     """After the whole suite, no worker, cluster or command it started is still running."""
     yield
-    batch._close_pools()
+    backends._close_pools()
 
     def workers() -> dict[int, str]:
         below = descendants(os.getpid())

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from oklasim.cli import main
 from oklasim.game.rules import Rules
 from oklasim.runs import batch, storage
-from oklasim.runs.batch import RunSpec, SerialExecutor, make_executor, run
+from oklasim.runs.backends import SerialExecutor, make_executor
+from oklasim.runs.batch import RunSpec, run
 from oklasim.sim.engine import simulate
 
 SORT = ["game", "hand"]
@@ -191,3 +192,14 @@ def test_simulate_runs_and_show_summarise(tmp_path):
     assert "small" in listed.output and "complete" in listed.output
     shown = cli("show", str(out))
     assert shown.exit_code == 0 and "simple" in shown.output and "outcomes:" in shown.output
+
+
+def test_any_executor_plays_the_same_run():
+    """The caller's own executor (here threads) plays the same records as in-process play."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    spec = RunSpec.create(Rules(), ["simple", "greedy"], games=600, seed=11, shard_size=200)
+    alone = run(spec, workers=1, progress=False)
+    with ThreadPoolExecutor(max_workers=2) as threads:
+        shared = run(spec, executor=threads, progress=False)
+    assert shared.hands.sort(["game", "hand"]).equals(alone.hands.sort(["game", "hand"]))

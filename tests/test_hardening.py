@@ -78,7 +78,7 @@ def test_absurd_counts_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="core-years"):
         small_spec(games=10**12)
     one_line_error(cli("simulate", "--games", 10**12), "core-years", f"{MAX_COUNT:,}")
-    one_line_error(cli("match", "simple", "greedy", "--hands", 10**12), "core-years")
+    one_line_error(cli("match", "simple", "greedy", "--hands", 10**12), "about 116 core-days")
 
 
 def test_the_shard_plan_is_computed_not_listed():

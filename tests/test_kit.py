@@ -1,9 +1,11 @@
-"""The strategy kit (``_kernels/kit_nb.py``): its meld tests, knowledge and risk helpers against brute force and examples."""
+"""The strategy kit (``_kernels/kit_nb.py``, ``_kernels/opponents_nb.py``): its meld tests, knowledge and risk helpers
+against brute force and examples."""
 
 import numpy as np
 
 from oklasim._kernels import kit_nb as K
 from oklasim._kernels import layout as L
+from oklasim._kernels import opponents_nb as O
 from oklasim.game import melds, reference
 from oklasim.game.cards import parse_card, parse_hand
 
@@ -63,20 +65,20 @@ def test_least_exposed_arrangement_is_the_rules_example_8():
         for row, arrangement in enumerate(order):
             view[L.V_ARRANGEMENTS + 4 * row : L.V_ARRANGEMENTS + 4 * row + 3] = arrangement
         view[L.V_N_ARRANGEMENTS] = 2
-        assert K.least_exposed_arrangement_nb(view) == sets_row
+        assert O.least_exposed_arrangement_nb(view) == sets_row
 
 
 def test_knowledge_of_the_opponents_hand():
     view = blank_view(parse_hand("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d"))
     view[L.V_PILE_MASK] = parse_hand("9c 8s")
     view[L.V_TAKEN + 1] = parse_hand("8s 6c 6d")  # 8s was thrown back: it is in the pile again
-    assert K.opponents_known_nb(view) == parse_hand("6c 6d")
-    unseen = K.unseen_nb(view)
+    assert O.opponents_known_nb(view) == parse_hand("6c 6d")
+    unseen = O.unseen_nb(view)
     assert unseen & (view[L.V_HAND] | view[L.V_PILE_MASK] | parse_hand("6c 6d")) == 0
     assert bin(unseen).count("1") == 52 - 10 - 2 - 2
     # 6s / 6h complete the known pair of sixes; 5c, 7c... sit next to them
     for card, danger in (("6s", 2), ("6h", 2), ("5c", 1), ("8d", 1), ("Ks", 0)):
-        assert K.discard_danger_nb(parse_card(card), K.opponents_known_nb(view), unseen) == danger, card
+        assert O.discard_danger_nb(parse_card(card), O.opponents_known_nb(view), unseen) == danger, card
 
 
 def test_undercut_risk_estimate():
@@ -84,7 +86,7 @@ def test_undercut_risk_estimate():
     risks = []
     for opponent_draws in (0, 5, 10, 15):
         view[L.V_DRAWS] = opponent_draws
-        risks.append([K.undercut_risk_nb(view, d) for d in range(11)])
+        risks.append([O.undercut_risk_nb(view, d) for d in range(11)])
     risks = np.array(risks)
     assert (risks[:, 0] == 0).all()  # gin is never undercut
     assert (np.diff(risks, axis=1) >= 0).all() and (np.diff(risks, axis=0) >= 0).all()

@@ -58,3 +58,18 @@ def test_a_backward_import_is_caught(tmp_path):
     path.write_text("def f():\n    from oklasim.sim.engine import simulate\n")
     assert [rank_of(target) for _, target in imports_of(path)] == [LAYERS.index("sim")]
     assert rank_of(["game", "cards"]) < LAYERS.index("sim")
+
+
+# Modules over the size where a reader loses the thread, and the reason each gives at its top for staying whole.
+LONG = 520
+REASONS = {"_kernels/engine_nb.py": "Why one module", "studies/knock_thresholds.py": "One study per module",
+           "strategies/families/expert.py": "One file of some"}
+
+
+def test_a_long_module_says_at_its_top_why_it_is_whole():
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text()
+        name = str(path.relative_to(PACKAGE))
+        if text.count("\n") > LONG:
+            assert name in REASONS, f"{name} has {text.count(chr(10))} lines and no reason to stay whole"
+            assert REASONS[name] in text[:6000], f"{name}: the reason is not at its top"

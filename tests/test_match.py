@@ -2,14 +2,15 @@
 
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from oklasim._kernels import engine_nb as E
-from oklasim.analysis.match import MatchResult, match, tournament
-from oklasim.analysis.stats import mean_ci, paired_difference, proportion, ratio_ci, wilson
+from oklasim.analysis.match import MatchResult, TournamentResult, match, tournament
+from oklasim.analysis.stats import Estimate, mean_ci, paired_difference, proportion, ratio_ci, wilson
 from oklasim.cli import main
 from oklasim.game.rules import Rules
 from oklasim.sim import engine
@@ -69,9 +70,25 @@ def test_match_with_more_players_rotates_a_through_every_seat(players):
 
 def test_tournament_ranks_random_last():
     result = tournament(["random", "simple", "greedy"], hands=3000, seed=1)
-    ranking = [name for name, _ in result.ranking()]
+    ranking = [standing.name for standing in result.ranking()]
     assert ranking[-1] == "random"
     assert len(result.matches) == 3
+    shown = CliRunner().invoke(main, ["tournament", "random", "simple", "greedy", "--hands", "2000"])
+    assert "ranked by head-to-head record" in shown.output and "won  lost  undecided" in shown.output
+
+
+def test_one_absurd_entrant_does_not_decide_the_ranking():
+    """gin_only beats random by 77.6 and loses to everyone else: first by average edge, not by record."""
+    edges = {("gin_only", "random"): 77.6, ("simple", "random"): 20.0, ("greedy", "random"): 21.0,
+             ("asap", "random"): 20.5, ("gin_only", "simple"): -2.0, ("gin_only", "greedy"): -2.5,
+             ("gin_only", "asap"): -2.2, ("greedy", "simple"): 0.6, ("asap", "simple"): 0.1, ("greedy", "asap"): 0.5}
+    matches = {pair: SimpleNamespace(diff_points_per_hand=Estimate(d, d - 0.3, d + 0.3, 1000))
+               for pair, d in edges.items()}
+    result = TournamentResult(["gin_only", "simple", "greedy", "asap", "random"], matches)
+    standings = result.ranking()
+    assert [s.name for s in standings] == ["greedy", "asap", "simple", "gin_only", "random"]
+    assert (standings[3].wins, standings[3].losses, standings[3].edge_place) == (1, 3, 1)  # first by edge alone
+    assert (standings[0].wins, standings[0].losses, standings[0].undecided) == (4, 0, 0)
 
 
 def test_match_json_from_the_command_line():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cards_nb import N_CARDS
 from .engine_nb import load_rules_nb, pile_pop_nb, pile_push_nb, publish_nb, start_hand_nb
 from .layout import (
     HIDDEN,
@@ -35,7 +36,6 @@ from .layout import (
     V_PASSED,
     V_TAKEN,
 )
-from .cards_nb import N_CARDS
 
 
 @njit(cache=True)

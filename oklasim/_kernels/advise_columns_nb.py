@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit
 
-from .cards_nb import MAX_CARD_VALUE, N_CARDS, card_value_nb
+from .cards_nb import BIT, MAX_CARD_VALUE, N_CARDS, card_value_nb
 from .engine_nb import knock_discards_nb
-from .kit_nb import BIT
 from .layout import (
     BIG_GIN,
     D_DISCARD,
@@ -37,7 +36,7 @@ from .layout import (
     V_RULES,
 )
 from .linking import lazy_njit
-from .melds_nb import deadwood_nb, optimal_arrangements_nb
+from .melds_nb import MAX_MELDS_IN_ARRANGEMENT, deadwood_nb, optimal_arrangements_nb
 
 # -- candidate columns: one int64 row each ------------------------------------------------
 C_KIND = 0  # SHOWDOWN or ROLLOUT
@@ -48,7 +47,7 @@ C_HAND = 4  # showdown: the knocker's cards after the discard
 C_DEADWOOD = 5  # showdown: the knocker's deadwood
 C_ARRANGEMENT = 6  # showdown: index among the optimal arrangements
 C_N_MELDS = 7
-C_MELDS = 8  # 4 slots: the knocker's melds
+C_MELDS = 8  # MAX_MELDS_IN_ARRANGEMENT slots: the knocker's melds
 N_CAND_FIELDS = 12
 MAX_COLUMNS = 128
 MAX_ARRANGEMENTS_PER_KNOCK = 8
@@ -81,14 +80,14 @@ def add_column_nb(out, n, kind, pre, discard, action):
 
 @njit(cache=True)
 def add_showdown_column_nb(out, n, pre, discard, action, hand, dw, arrangement, melds):
-    """Add a showdown column: ``hand`` (deadwood ``dw``) laid as ``melds`` (4 masks, 0 = none), arrangement index."""
+    """Add a showdown column: ``hand`` (deadwood ``dw``) laid as ``melds`` (MAX_MELDS_IN_ARRANGEMENT masks, 0 = none), arrangement index."""
     n = add_column_nb(out, n, SHOWDOWN, pre, discard, action)
     row = out[n - 1]
     row[C_HAND] = hand
     row[C_DEADWOOD] = dw
     row[C_ARRANGEMENT] = arrangement
     count = 0
-    for k in range(4):
+    for k in range(MAX_MELDS_IN_ARRANGEMENT):
         row[C_MELDS + k] = melds[k]
         if melds[k] != 0:
             count += 1
@@ -145,7 +144,7 @@ def sensible_discards_nb(hand, allowed, limit, out):
 @njit(cache=True)
 def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, max_continue, out, n, action):
     """Knocks (every legal discard, big gin) and continuations (sensible discards) of an 11-card hand."""
-    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements = np.zeros((MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
     if knock_ok:
         if view[V_RULES + R_BIG_GIN] != 0 and deadwood_nb(hand) == 0:
             n = add_knock_nb(out, n, pre, BIG_GIN, hand, action, arrangements, 1)
@@ -208,6 +207,6 @@ def arrangement_columns_nb(view, out):
     dw = deadwood_nb(hand)
     n = 0
     for a in range(min(view[V_N_ARRANGEMENTS], out.shape[0])):
-        melds = view[V_ARRANGEMENTS + 4 * a : V_ARRANGEMENTS + 4 * a + 4]
+        melds = view[V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * a : V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * (a + 1)]
         n = add_showdown_column_nb(out, n, PRE_NONE, NO_CARD, a, hand, dw, a, melds)
     return n

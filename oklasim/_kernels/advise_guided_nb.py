@@ -23,7 +23,7 @@ from numba import njit
 
 from .advise_history_nb import unit_nb
 from .advise_worlds_nb import improved_hand_nb
-from .kit_nb import BIT
+from .cards_nb import BIT
 from .rng_nb import below_nb, next_state_nb, stream_state_nb
 
 

@@ -41,9 +41,8 @@ import numpy as np
 from numba import float64, int64, njit, uint64
 
 from .arrays_nb import copy_into_nb
-from .cards_nb import N_CARDS, count_cards_nb
+from .cards_nb import BIT, N_CARDS, count_cards_nb
 from .engine_nb import knock_discards_nb
-from .kit_nb import BIT
 from .layout import (
     D_CONFIRM_DISCARD,
     D_DISCARD,

@@ -94,7 +94,7 @@ from .layout import (
     V_STOCK_LEFT,
 )
 from .linking import DECIDE_SIGNATURE, DECIDE_TYPE, fetch_add_nb, lazy_njit
-from .melds_nb import deadwood_nb, layoff_deadwood_nb
+from .melds_nb import MAX_MELDS_IN_ARRANGEMENT, deadwood_nb, layoff_deadwood_nb
 from .rng_nb import (
     HISTORY_REPLAYS,
     REPEAT_STOCKS,
@@ -154,7 +154,7 @@ def column_showdown_nb(board, column, opp_hand):
     if gin:
         dw = deadwood_nb(opp_hand)
     else:
-        dw, _ = layoff_deadwood_nb(column[C_MELDS : C_MELDS + 4], column[C_N_MELDS], opp_hand)
+        dw, _ = layoff_deadwood_nb(column[C_MELDS : C_MELDS + MAX_MELDS_IN_ARRANGEMENT], column[C_N_MELDS], opp_hand)
     big_gin = column[C_DISCARD] == BIG_GIN
     return score_pair_nb(board, dw_knocker, dw, gin, big_gin, board[0, V_MULTIPLIER])
 
@@ -298,7 +298,7 @@ def run_worlds_nb(
     template = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
     template_nb(view, kind, template)
     work = np.empty((BOARD_ROWS, V_SIZE), dtype=np.int64)
-    arrangements = np.zeros((MAX_ARRANGEMENTS, 4), dtype=np.int64)
+    arrangements = np.zeros((MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
     trace = np.zeros((0, 6), dtype=np.int64)
     unseen = np.empty(N_CARDS, dtype=np.int64)
     scratch = np.empty(N_CARDS, dtype=np.int64)

@@ -12,16 +12,16 @@ import numpy as np
 from numba import njit
 
 from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
-from .cards_nb import N_CARDS
-from .kit_nb import BIT, FULL_DECK, best_discard_nb, count_cards_nb, nth_card_nb
+from .cards_nb import BIT, FULL_DECK, N_CARDS, count_cards_nb
+from .kit_nb import best_discard_nb, nth_card_nb
 from .layout import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
     MAX_SEATS,
-    NO_CARD,
     N_RULE_FIELDS,
+    NO_CARD,
     PHASE_DRAW,
     PHASE_FORCED_STOCK,
     PHASE_OFFER,

@@ -11,6 +11,11 @@ Strategies are first-class numba functions of one fixed signature
 (``linking.DECIDE_SIGNATURE``), one per seat, so a new strategy or new parameters
 never recompile the engine. Every answer is checked; an illegal one stops
 the run with the situation in the ``S_ERROR`` slots.
+
+Why one module of some 900 lines: it is one state machine. Each phase of a
+hand is a small function of its own, but all read and write the same board
+slots in a fixed order, and reading them side by side is how a rule is
+checked against RULES.md.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Strategies read their ``view`` row (layout ``V_*``) and call these; all are
 numba functions taking ints and arrays. The second half holds the rules the
 strategy library shares (greedy's and simple's take, discard and knock
-rules, a knock threshold, what is known of the opponents' hands, discard
-safety, an undercut-risk estimate, the least exposed meld layout), so that
-families differing in one rule share the others exactly.
+rules, a knock threshold, meld outs), so that families differing in one rule
+share the others exactly. What a seat knows and fears of its opponents is in
+``opponents_nb``.
 """
 
 from __future__ import annotations
@@ -13,35 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from .layout import (
-    BIG_GIN,
-    NO_CARD,
-    R_HAND_SIZE,
-    V_ARRANGEMENTS,
-    V_BIG_GIN,
-    V_DISCARDED,
-    V_DRAWS,
-    V_FORBIDDEN,
-    V_HAND,
-    V_KNOCK_DISCARDS,
-    V_KNOCK_LIMIT,
-    V_MY_DRAWS,
-    V_N_ARRANGEMENTS,
-    V_PASSED,
-    V_PILE,
-    V_PILE_MASK,
-    V_PILE_SIZE,
-    V_PLAYERS,
-    V_RNG,
-    V_RULES,
-    V_SEAT,
-    V_TAKEN,
-    V_UPCARD,
-)
 from .cards_nb import (
     BIT,
-    FULL_DECK,
-    MEAN_CARD_VALUE,
     N_CARDS,
     N_RANKS,
     N_SUITS,
@@ -55,8 +28,25 @@ from .cards_nb import (
     suit_of_nb,
     suit_pattern_nb,
 )
+from .layout import (
+    BIG_GIN,
+    NO_CARD,
+    V_BIG_GIN,
+    V_FORBIDDEN,
+    V_HAND,
+    V_KNOCK_DISCARDS,
+    V_KNOCK_LIMIT,
+    V_PILE,
+    V_PILE_SIZE,
+    V_RNG,
+)
 from .linking import stack_array_nb
-from .melds_nb import deadwood_after_discard_nb, deadwood_after_each_discard_nb, deadwood_nb, hand_value_nb, layable_nb
+from .melds_nb import (
+    deadwood_after_discard_nb,
+    deadwood_after_each_discard_nb,
+    deadwood_nb,
+    hand_value_nb,
+)
 from .rng_nb import below_nb, next_state_nb
 
 
@@ -272,14 +262,14 @@ def deadwood_with_card_melded_nb(hand, card):
             same_rank |= BIT << card_index_nb(rank, s)
     n_rank = count_cards_nb(same_rank)
     if n_rank >= 3:
-        if n_rank == 4:
+        if n_rank == N_SUITS:
             best = min(best, deadwood_nb(hand & ~same_rank))
         others = same_rank & ~(BIT << card)
         rest = others
         while rest:  # 3-card sets: the card plus all others but one (or all others when 3 held)
             drop = rest & -rest
             rest ^= drop
-            meld = same_rank & ~drop if n_rank == 4 else same_rank
+            meld = same_rank & ~drop if n_rank == N_SUITS else same_rank
             best = min(best, deadwood_nb(hand & ~meld))
             if n_rank == 3:
                 break
@@ -301,26 +291,6 @@ def deadwood_with_card_melded_nb(hand, card):
 def melded_in_some_optimal_nb(hand, card):
     """True when ``card`` (held in ``hand``) sits in a meld of at least one optimal arrangement of ``hand``."""
     return deadwood_with_card_melded_nb(hand, card) == deadwood_nb(hand)
-
-
-@njit(cache=True)
-def opponents_known_nb(view):
-    """Cards the other seats took from the pile and have not thrown back: known to be in their hands.
-
-    Exact with two players; with more, a card passed on between opponents
-    counts once for each of them (the union is what it returns).
-    """
-    known = np.int64(0)
-    for seat in range(view[V_PLAYERS]):
-        if seat != view[V_SEAT]:
-            known |= view[V_TAKEN + seat]
-    return known & ~view[V_PILE_MASK] & ~view[V_HAND]
-
-
-@njit(cache=True)
-def unseen_nb(view):
-    """Cards this seat has never seen: not in its hand, not in the pile, not known in another hand."""
-    return FULL_DECK & ~view[V_HAND] & ~view[V_PILE_MASK] & ~opponents_known_nb(view)
 
 
 @njit(cache=True)
@@ -362,55 +332,6 @@ def neighbours_nb(mask):
 
 
 @njit(cache=True)
-def opponent_draws_nb(view):
-    """Draws made this hand by each other seat, on average (exact with two players)."""
-    others = view[V_PLAYERS] - 1
-    return (view[V_DRAWS] - view[V_MY_DRAWS]) / max(others, 1)
-
-
-@njit(cache=True)
-def unseen_in_hands_fraction_nb(view):
-    """Chance that a given unseen card is in some opponent's hand (the rest are in the stock)."""
-    unknown_in_hands = (view[V_PLAYERS] - 1) * view[V_RULES + R_HAND_SIZE] - count_cards_nb(opponents_known_nb(view))
-    unseen = count_cards_nb(unseen_nb(view))
-    return min(max(unknown_in_hands, 0) / unseen, 1.0) if unseen > 0 else 0.0
-
-
-@njit(cache=True)
-def arrangement_exposure_nb(view, row, known, unseen, unseen_weight):
-    """Value the opponents could lay off on arrangement ``row`` (at D_ARRANGE).
-
-    Cards of ``known`` that fit (chains through ``known | unseen`` allowed)
-    count their full value, cards of ``unseen`` ``unseen_weight`` times it.
-    """
-    start = V_ARRANGEMENTS + 4 * row
-    melds = view[start : start + 4]
-    n = 0
-    while n < 4 and melds[n] != 0:
-        n += 1
-    laid = layable_nb(melds, n, known | unseen)
-    return hand_value_nb(laid & known) + unseen_weight * hand_value_nb(laid & unseen)
-
-
-@njit(cache=True)
-def least_exposed_arrangement_nb(view):
-    """At D_ARRANGE: the arrangement leaving the least expected layoff value (ties: the first).
-
-    Cards known in the opponents' hands count fully, unseen cards at the
-    chance that they are in a hand rather than the stock.
-    """
-    known = opponents_known_nb(view)
-    unseen = unseen_nb(view)
-    weight = unseen_in_hands_fraction_nb(view)
-    best, best_row = 1e18, 0
-    for row in range(view[V_N_ARRANGEMENTS]):
-        exposure = arrangement_exposure_nb(view, row, known, unseen, weight)
-        if exposure < best:
-            best, best_row = exposure, row
-    return best_row
-
-
-@njit(cache=True)
 def meld_or_knock_take_nb(view):
     """1 when the pile top would sit in a meld of every optimal arrangement, or lets the hand knock at once; else 0.
 
@@ -427,110 +348,3 @@ def meld_or_knock_take_nb(view):
         return 0
     after, _ = min_deadwood_discards_nb(with_top, hand)  # the taken card may not go straight back
     return 1 if after <= view[V_KNOCK_LIMIT] else 0
-
-
-@njit(cache=True)
-def opponents_discards_nb(view):
-    """Cards the other seats threw: their discards, and the first upcard for a seat that passed it."""
-    thrown = np.int64(0)
-    for seat in range(view[V_PLAYERS]):
-        if seat != view[V_SEAT]:
-            thrown |= view[V_DISCARDED + seat]
-            if view[V_PASSED + seat]:
-                thrown |= BIT << view[V_UPCARD]
-    return thrown
-
-
-@njit(cache=True)
-def discard_danger_nb(card, known, unseen):
-    """How much discarding ``card`` may help an opponent, from the cards it is known to hold.
-
-    2 when the card completes or extends a meld with two known cards
-    (``meld_outs_nb(known)``); 1 when it is of the rank, or of the suit within
-    two ranks, of a known card and could still be melded with cards not in
-    our hand or the pile; 0 otherwise.
-    """
-    bit = BIT << card
-    if meld_outs_nb(known) & bit:
-        return 2
-    if neighbours_nb(known) & bit and in_any_meld_nb(known | unseen, card):
-        return 1
-    return 0
-
-
-@njit(cache=True)
-def scored_discard_nb(view, allowed, outs_weight, danger_weight, slack, safe_weight=0.0):
-    """The discard minimising deadwood - outs_weight * live outs + danger_weight * danger - safe_weight * safe.
-
-    Only discards within ``slack`` deadwood points of the least-deadwood one
-    are considered. *Live outs* are the unseen cards that would meld with
-    two cards of the hand kept (``meld_outs_nb``); *danger* is
-    ``discard_danger_nb``; *safe* is 1 for a card of the rank of a card an
-    opponent threw (discarded, or passed as the first upcard), or of its
-    suit within two ranks (``neighbours_nb(opponents_discards_nb(view))``).
-    Ties go to the highest card, so with zero weights and slack this is
-    greedy's discard.
-    """
-    hand = view[V_HAND]
-    least, _ = min_deadwood_discards_nb(hand, allowed)
-    unseen = unseen_nb(view)
-    known = opponents_known_nb(view)
-    safe = neighbours_nb(opponents_discards_nb(view)) if safe_weight != 0 else np.int64(0)
-    best, best_card, best_key = 1e18, NO_CARD, -1
-    rest = allowed & hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        dw = deadwood_nb(hand ^ bit)
-        if dw > least + slack:
-            continue
-        card = nth_card_nb(bit, 0)
-        score = float(dw)
-        if outs_weight != 0:
-            score -= outs_weight * count_cards_nb(meld_outs_nb(hand ^ bit) & unseen)
-        if danger_weight != 0 and known != 0:
-            score += danger_weight * discard_danger_nb(card, known, unseen)
-        if safe & bit:
-            score -= safe_weight
-        key = high_card_key_nb(card)
-        if score < best or (score == best and key > best_key):
-            best, best_card, best_key = score, card, key
-    return best_card
-
-
-# Opponent deadwood model of ``undercut_risk_nb``, fitted to greedy-vs-greedy hands
-# (defender deadwood after layoffs against its own draws, 300,000 hands).
-OPPONENT_DEADWOOD_CARDS = 7.5  # expected deadwood at the deal = this many unseen cards of average value
-OPPONENT_DRAWS_SCALE = 6.5  # ... shrinking by a factor e every this many opponent draws
-
-
-@njit(cache=True)
-def expected_opponent_deadwood_nb(view):
-    """A rough estimate of an opponent's deadwood after layoffs.
-
-    OPPONENT_DEADWOOD_CARDS * (mean value of the unseen cards) *
-    exp(-opponent draws / OPPONENT_DRAWS_SCALE): the opponent's unmatched cards
-    look like the cards we have not seen, and melds eat them at the rate
-    measured in greedy self-play.
-    """
-    unseen = unseen_nb(view)
-    n = count_cards_nb(unseen)
-    mean_value = hand_value_nb(unseen) / n if n > 0 else MEAN_CARD_VALUE
-    return OPPONENT_DEADWOOD_CARDS * mean_value * np.exp(-opponent_draws_nb(view) / OPPONENT_DRAWS_SCALE)
-
-
-@njit(cache=True)
-def undercut_risk_nb(view, deadwood):
-    """Estimated chance that a knock with ``deadwood`` is undercut (0 for gin).
-
-    The opponent's deadwood D is taken as Gamma(2) distributed around
-    ``expected_opponent_deadwood_nb`` (the shape fits the measured
-    distribution well from about 8 draws on); the risk is P(D <= deadwood).
-    """
-    if deadwood <= 0:
-        return 0.0
-    mean = expected_opponent_deadwood_nb(view)
-    if mean <= 0:
-        return 1.0
-    x = 2.0 * deadwood / mean
-    return 1.0 - np.exp(-x) * (1.0 + x)

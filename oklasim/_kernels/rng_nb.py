@@ -24,6 +24,7 @@ ROLLOUT_SEAT_STREAMS = 0x2545F4914F6CDD1D  # advise world key -> the seats' stre
 ROLLOUT_DECKS = 0x1B873593  # advise world key -> the decks of the hands after the rollout's (game mode)
 REPEAT_STOCKS = 0x3C6EF372FE94F82B  # advise world key -> the stock orders of a world's repeats after its first
 HISTORY_REPLAYS = 0x68E31DA4  # advise world key -> the opponent's random draws replayed to weigh the history
+HISTORY_VIEWS = 0x5EED  # the seats' streams on the board a typed history is replayed on (advise --history)
 MC_WORLDS = 7  # an index, not a salt: stream 7 of the mc seat's own state keys its sampled worlds
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from oklasim._kernels import advise_history_nb as H
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim._kernels.rng_nb import HISTORY_VIEWS
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
@@ -89,7 +90,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     board[L.HIDDEN, L.S_DECK + start] = upcard
     board[L.HIDDEN, L.S_STOCK_POS] = start
     E.start_hand_nb(board, dealer, 0, np.array(list(scores or (0, 0)) + [0, 0], dtype=np.int64))
-    E.seed_views_nb(board, 0x5EED, 0)
+    E.seed_views_nb(board, HISTORY_VIEWS, 0)
     taken = [0, 0]  # cards each seat took from the pile and still holds
     passes, offers_open = 0, True
     opp_turns, snapshots, unknown_discards = [], [], []

@@ -8,7 +8,7 @@ from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 
 
 def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_only: bool = True,
@@ -23,7 +23,7 @@ def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_o
     """
     names = [strategies] if isinstance(strategies, str) else list(strategies)
     seats = resolve_all(names, 2)
-    _, _, trace = run_kernel(kernel_rules(rules, True), seats, seed, 0, hands, trace_capacity=hands * 120)
+    _, _, trace = run_kernel(kernel_rules(rules, True), seats, seed, 0, hands, trace_capacity=trace_rows(hands))
     h: dict[str, Any] = {"game": -1}
     for game, _, seat, event, a, _ in trace.tolist():
         who = "me" if seat == 0 else "opp"

@@ -391,7 +391,7 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
     weight = tally.w[c]
     melds = None
     if knock:
-        melds = tuple(format_hand(int(m)) for m in column[C.C_MELDS : C.C_MELDS + 4] if m)
+        melds = tuple(format_hand(int(m)) for m in column[C.C_MELDS : C.C_MELDS + L.MAX_MELDS_IN_ARRANGEMENT] if m)
     undercut = None
     if knock:
         share = tally.undercuts[c] / weight

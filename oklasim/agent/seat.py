@@ -56,7 +56,7 @@ class SeatView:
         self.strategy = strategy
         self.params = strategy.vector()
         self.view = np.zeros(L.V_SIZE, dtype=np.int64)
-        self.arrangements = np.zeros((L.MAX_ARRANGEMENTS, 4), dtype=np.int64)
+        self.arrangements = np.zeros((L.MAX_ARRANGEMENTS, L.MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
         self.key = stream_key(seed)
         self.game = 0
         self.hand_number = -1
@@ -395,7 +395,7 @@ class SeatView:
             shown[L.V_DRAWN] = L.NO_CARD
             shown[L.V_FORBIDDEN] = L.NO_CARD
             shown[L.V_N_ARRANGEMENTS] = count
-            shown[L.V_ARRANGEMENTS : L.V_ARRANGEMENTS + 4 * count] = self.arrangements[:count].ravel()
+            shown[L.V_ARRANGEMENTS : L.V_ARRANGEMENTS + L.MAX_MELDS_IN_ARRANGEMENT * count] = self.arrangements[:count].ravel()
             choice = int(self.strategy.decide(L.D_ARRANGE, shown, self.params))
             if not 0 <= choice < count:
                 raise self._illegal(L.D_ARRANGE, choice)

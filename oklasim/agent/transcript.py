@@ -17,10 +17,10 @@ from oklasim.agent.protocol import Agent
 from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
+from oklasim.sim.engine import HANDS_PER_GAME, kernel_rules, resolve_all, run_kernel, trace_rows
 from oklasim.strategies.registry import resolve
 
-TRACE_ROWS_PER_GAME = 4000
+LONG_GAME = 3 * HANDS_PER_GAME  # hands traced per game: a game longer than this stops the transcript, said so
 
 
 def decide(decision: str) -> dict:
@@ -32,7 +32,7 @@ def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> It
     if rules.players != 2:
         raise OklasimError("transcripts are written for two players")
     seats = resolve_all(strategies, rules.players)
-    _, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games, trace_capacity=games * TRACE_ROWS_PER_GAME)
+    _, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games, trace_capacity=trace_rows(games * LONG_GAME))
     rows = trace.tolist()
     dealt, scores, game = 0, [0, 0], 0
     stock = 0

@@ -261,29 +261,58 @@ def match_text(result: MatchResult) -> str:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One strategy's place in a round robin: its head-to-head record and its average paired edge."""
+
+    name: str
+    wins: int  # matches won: the paired difference's 95% interval above 0
+    losses: int  # matches lost: the interval below 0
+    undecided: int  # the rest: no difference shown
+    edge: Estimate  # average paired edge over all the others, points per hand
+    edge_place: int  # its place by the edge alone
+
+
+RANKING_RULE = ("ranked by head-to-head record: matches won minus matches lost, a win or a loss being a match whose "
+                "paired difference's 95% interval excludes 0; ties broken by the average paired edge")
+
+
+@dataclass(frozen=True)
 class TournamentResult:
     names: list[str]
     matches: dict[tuple[str, str], MatchResult]
 
+    def diff(self, row: str, col: str) -> Estimate:
+        """Row minus column, points per hand (paired)."""
+        if (row, col) in self.matches:
+            return self.matches[(row, col)].diff_points_per_hand
+        d = self.matches[(col, row)].diff_points_per_hand
+        return Estimate(-d.mean, -d.high, -d.low, d.n)
+
     def score(self, name: str) -> Estimate:
         """Average paired edge in points per hand against all the others (independent matches)."""
-        edges = []
-        for (a, b), result in self.matches.items():
-            d = result.diff_points_per_hand
-            if a == name:
-                edges.append((d.mean, d.half_width))
-            elif b == name:
-                edges.append((-d.mean, d.half_width))
-        mean = float(np.mean([e[0] for e in edges]))
-        half = float(np.sqrt(sum(e[1] ** 2 for e in edges))) / len(edges)
+        edges = [self.diff(name, other) for other in self.names if other != name]
+        mean = float(np.mean([e.mean for e in edges]))
+        half = float(np.sqrt(sum(e.half_width**2 for e in edges))) / len(edges)
         return Estimate(mean, mean - half, mean + half, len(edges))
 
-    def ranking(self) -> list[tuple[str, Estimate]]:
-        return sorted(((n, self.score(n)) for n in self.names), key=lambda item: -item[1].mean)
+    def ranking(self) -> list[Standing]:
+        """The standings, by head-to-head record (``RANKING_RULE``): an average over the field would let one
+        large win over an absurd entrant outrank losses to everyone else."""
+        by_edge = sorted(self.names, key=lambda n: -self.score(n).mean)
+        standings = []
+        for name in self.names:
+            diffs = [self.diff(name, other) for other in self.names if other != name]
+            wins, losses = sum(d.low > 0 for d in diffs), sum(d.high < 0 for d in diffs)
+            standings.append(Standing(name, wins, losses, len(diffs) - wins - losses, self.score(name),
+                                      by_edge.index(name) + 1))
+        return sorted(standings, key=lambda s: (s.losses - s.wins, s.edge_place))
 
     def as_dict(self) -> dict:
         return {
-            "ranking": [{"name": n, "edge_points_per_hand": e.as_dict()} for n, e in self.ranking()],
+            "ranked_by": RANKING_RULE,
+            "ranking": [{"name": s.name, "wins": s.wins, "losses": s.losses, "undecided": s.undecided,
+                         "edge_points_per_hand": s.edge.as_dict(), "edge_place": s.edge_place}
+                        for s in self.ranking()],
             "matches": [
                 {"a": a, "b": b, "diff_points_per_hand": r.diff_points_per_hand.as_dict()}
                 for (a, b), r in self.matches.items()
@@ -315,13 +344,13 @@ def tournament_text(result: TournamentResult) -> str:
             if row == col:
                 cells.append(f"{'-':>17}")
                 continue
-            r = result.matches.get((row, col))
-            d = r.diff_points_per_hand if r else result.matches[(col, row)].diff_points_per_hand
-            sign = 1 if r else -1
+            d = result.diff(row, col)
             mark = "*" if d.low > 0 or d.high < 0 else " "
-            cells.append(f"{sign * d.mean:>+9.2f} ±{d.half_width:.2f}{mark}")
+            cells.append(f"{d.mean:>+9.2f} ±{d.half_width:.2f}{mark}")
         lines.append(f"{row:<{width}}" + "".join(cells))
-    lines.append("ranking by average edge:")
-    for place, (name, edge) in enumerate(result.ranking(), 1):
-        lines.append(f"  {place}. {name:<{width}} {edge.mean:+.3f} ±{edge.half_width:.3f} points per hand")
+    lines.append(f"{RANKING_RULE}:")
+    lines.append(f"  {'':<{width + 4}}{'won':>5}{'lost':>6}{'undecided':>11}   average edge (points per hand)")
+    for place, s in enumerate(result.ranking(), 1):
+        lines.append(f"  {place:>2}. {s.name:<{width}}{s.wins:>5}{s.losses:>6}{s.undecided:>11}   "
+                     f"{s.edge.mean:+.3f} ±{s.edge.half_width:.3f}")
     return "\n".join(lines)

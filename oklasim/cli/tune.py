@@ -24,7 +24,7 @@ Examples:
 
 
 def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
-    from oklasim.studies.tune import parse_range
+    from oklasim.studies.tune_space import parse_range
 
     chosen: dict[str, tuple[float, float] | None] = {}
     for item in items:
@@ -81,7 +81,7 @@ def tune_command(family, against, rules_spec, players, budget, seed, objective, 
     from oklasim.studies.tune import TuneSpec, default_folder, run_tune
 
     panel = split_strategies(against) if against.strip() else []
-    spec = TuneSpec.create(family, panel, load_rules(rules_spec, players), _params(params), parse_overrides(fixes),
+    spec = TuneSpec.create(family, panel, load_rules(rules_spec, players), _params(params), parse_overrides(fixes, "--fix"),
                            seed, hands_per_rung, rungs, strategy_paths, objective)
     folder = out or default_folder(spec)
     try:

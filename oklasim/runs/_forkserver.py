@@ -1,4 +1,4 @@
-"""Imported first by multiprocessing's forkserver as it starts (``batch.process_pool``), never by the driver."""
+"""Imported first by multiprocessing's forkserver as it starts (``backends.process_pool``), never by the driver."""
 
 from oklasim.runs.lifetime import start_forkserver
 

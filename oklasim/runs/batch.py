@@ -14,45 +14,49 @@ process pool or a Dask cluster): the same seed gives the same records.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
-import logging
-import multiprocessing
 import os
 import resource
 import socket
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import polars as pl
 
 from oklasim import __version__
-from oklasim.runs import lifetime, storage
 from oklasim._kernels import SOURCE_HASH
-from oklasim.sim.engine import compile_kernels, games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, stream_key
-from oklasim.runs.keys import result_key
-from oklasim.game.rules import Rules
-from oklasim.strategies.registry import Strategy
 from oklasim.errors import OklasimError
+from oklasim.game.rules import Rules
+from oklasim.runs import storage
+from oklasim.runs.backends import SECONDS_PER_UNIT, SerialExecutor, core_time, log, make_executor
+from oklasim.runs.keys import result_key
+from oklasim.sim.engine import (
+    HANDS_PER_GAME,
+    games_frame,
+    hands_frame,
+    kernel_rules,
+    resolve_all,
+    run_kernel,
+    stream_key,
+)
+from oklasim.strategies.registry import Strategy
 
 # Shards: at least ~16 per run so every core gets work and progress moves, but
 # no bigger than a few seconds of play, which bounds memory; never below the
 # size where per-task overhead (about 0.1 s) starts to show.
 SHARD_LIMITS = {"games": (1_000, 20_000), "hands": (10_000, 200_000)}
 SHARDS_WANTED = 16
-SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, the simplest strategies, roughly (expert: ~6x)
 # The largest run: 10^10 games are about 12 core-days of play with the simplest strategies (expert: about two
 # core-months). Beyond it a typo is likelier than a plan.
 MAX_COUNT = 10**10
 # Runs without a folder keep every hand record in memory (about 100 bytes each, more while matches combine
 # seatings): at most this many hands, about 1 GB.
 MAX_IN_MEMORY_HANDS = 10_000_000
-HANDS_PER_GAME = 10  # roughly, to 100 points
 # Shards submitted at once: enough to keep ~1,000 workers busy, few enough to keep the driver's memory flat.
 MAX_IN_FLIGHT = 1024
 WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see _play)
@@ -263,136 +267,6 @@ def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int,
     }
 
 
-log = logging.getLogger("oklasim")
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A process pool kept for the life of the process: studies run many configurations, and
-    starting workers (imports, loading compiled kernels) costs seconds each time."""
-    if workers not in _POOLS:
-        # forkserver: workers start clean (no inherited numba/LLVM state) and fast. It preloads only our
-        # module, so that it and its workers die with the driver and ignore Ctrl-C (see lifetime).
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["oklasim.runs._forkserver"])
-        lifetime.launch_forkserver()
-        _POOLS[workers] = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=lifetime.start_worker, initargs=(os.getpid(),)
-        )
-        log.info("started a pool of %d worker processes", workers)
-    return _POOLS[workers]
-
-
-def drop_pool(workers: int) -> None:
-    """Kill a pool's workers (after an interrupt or a crash a pool is not reused)."""
-    pool = _POOLS.pop(workers, None)
-    if pool is not None:
-        lifetime.kill_pool(pool)
-        log.info("killed the pool of %d worker processes", workers)
-
-
-def _close_pools() -> None:
-    for pool in _POOLS.values():
-        pool.shutdown(wait=True, cancel_futures=True)
-    _POOLS.clear()
-
-
-atexit.register(_close_pools)
-
-
-def core_time(seconds: float) -> str:
-    """``seconds`` of one core's time in the unit a person would use: core-hours, -days or -years."""
-    hours = seconds / 3600
-    if hours < 48:
-        return f"about {hours:,.1f} core-hours"
-    if hours < 24 * 730:
-        return f"about {hours / 24:,.0f} core-days"
-    return f"about {hours / (24 * 365.25):,.1f} core-years"
-
-
-def auto_workers(spec: RunSpec) -> int:
-    """In-process below ~2 s of play (a pool does not pay), else every core."""
-    seconds = spec.count * SECONDS_PER_UNIT[spec.mode]
-    return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, spec.n_shards))
-
-
-class SerialExecutor(Executor):
-    """Plays each submitted task at once, in this process: the pool-less backend, behind the same interface.
-
-    An exception of the task is kept in its future, as a pool would; an interrupt stops the submit itself.
-    """
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as exc:
-            future.set_exception(exc)
-        return future
-
-
-def _nothing() -> None:
-    pass
-
-
-class Backend(NamedTuple):
-    """Where shards are played, and how to let go of it (a tuple too: ``executor, abandon, close, name = ...``)."""
-
-    executor: Executor
-    abandon: Callable[[], None]  # after an error or an interrupt: a pool that saw one is not reused
-    close: Callable[[], None]  # at the end of a run
-    name: str  # for the manifest
-
-
-def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
-                  dask_local: int | None = None) -> Backend:
-    """The backend for ``workers`` local processes (1: this process), a Dask scheduler or a local Dask cluster."""
-    compile_kernels(spec.seats())  # here, once, rather than in every worker
-    if scheduler or dask_local is not None:
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise OklasimError("Dask is not installed: pip install 'oklasim[dask]'") from None
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout="10s")
-            except OSError as exc:
-                raise OklasimError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-            return Backend(client.get_executor(), client.close, client.close, f"dask {scheduler}")
-        if dask_local < 1:
-            raise OklasimError(f"--dask-local needs at least 1 worker, got {dask_local}")
-        cluster = lifetime.without_interrupts(
-            # The workers' own log lines (cancelled tasks on Ctrl-C, say) would follow our one-line messages;
-            # a failure that matters reaches the driver as the task's exception.
-            lambda: LocalCluster(
-                n_workers=dask_local,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-                preload=["oklasim.runs._dask_worker"],
-            )
-        )
-        client = Client(cluster)
-
-        def close() -> None:
-            client.close()
-            cluster.close()
-
-        def abandon() -> None:
-            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its workers' last words, not ours
-            close()
-
-        return Backend(client.get_executor(), abandon, close, f"dask local x{dask_local}")
-    if workers is None:
-        workers = auto_workers(spec)
-    if workers < 1:
-        raise OklasimError(f"--workers must be at least 1, got {workers}")
-    if workers == 1:
-        return Backend(SerialExecutor(), _nothing, _nothing, "in-process")
-    return Backend(process_pool(workers), lambda: drop_pool(workers), _nothing, f"process pool x{workers}")
-
-
 def run(
     spec: RunSpec,
     run_dir: str | Path | None = None,
@@ -402,10 +276,13 @@ def run(
     progress: bool = True,
     scheduler: str | None = None,
     dask_local: int | None = None,
+    executor: Executor | None = None,
 ) -> RunResult:
     """Play every shard of ``spec`` not yet done; write to ``run_dir`` or keep the frames in memory.
 
-    ``workers=None`` picks in-process play for small runs and every core otherwise.
+    ``workers=None`` picks in-process play for small runs and every core otherwise. ``executor``: play the shards
+    on this ``concurrent.futures.Executor`` instead (the caller's: started and shut down by it; for a process
+    pool, one whose workers can import oklasim and the strategy files).
     """
     out = Path(run_dir) if run_dir is not None else None
     if out is None and spec.hands_estimate > MAX_IN_MEMORY_HANDS:
@@ -416,7 +293,7 @@ def run(
         )
     done = prepare_run_dir(spec, out, resume, overwrite) if out is not None else set()
     started = time.perf_counter()
-    backend = make_executor(spec, workers, scheduler, dask_local)
+    backend = make_executor(spec, workers, scheduler, dask_local, executor)
     log.info("run %s: %d of %d shards to play on %s%s", spec.run_id[:12], spec.n_shards - len(done), spec.n_shards,
              backend.name, f", {len(done)} kept from before" if done else "")
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import as_completed
 
 from oklasim._kernels.linking import LazyDispatcher
-from oklasim.runs.batch import drop_pool, process_pool
-from oklasim.strategies.registry import families, resolve
 from oklasim.errors import OklasimError
+from oklasim.runs.backends import drop_pool, process_pool
+from oklasim.strategies.registry import families, resolve
 
 KERNELS = "oklasim._kernels"
 

@@ -8,14 +8,12 @@ import numpy as np
 
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.runs.batch import MAX_COUNT
-from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 from oklasim.strategies.registry import Strategy
-from oklasim.errors import OklasimError
-
-TRACE_ROWS_PER_GAME = 200_000
 
 
 def _event_text(event: int, seat: int, a: int, b: int) -> str:
@@ -71,7 +69,7 @@ def replay(
         raise OklasimError(f"game {game!r} is not a game of any run: numbers go from 0 to {MAX_COUNT - 1:,}")
     seats = resolve_all(strategies, rules.players, extra_paths)
     hand_records, game_records, trace = run_kernel(
-        kernel_rules(rules, hands_only), seats, seed, game, 1, trace_capacity=TRACE_ROWS_PER_GAME
+        kernel_rules(rules, hands_only), seats, seed, game, 1, trace_capacity=trace_rows(L.MAX_HANDS_PER_GAME)
     )
     lines = format_trace(trace)
     if not hands_only:

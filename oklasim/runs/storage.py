@@ -23,6 +23,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+
 from oklasim.errors import OklasimError
 
 MANIFEST = "manifest.json"

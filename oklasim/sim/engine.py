@@ -27,7 +27,8 @@ CARD_NAMES = [format_card(c) for c in range(52)]
 OUTCOME_NAMES = L.OUTCOME_NAMES
 DECISION_NAMES = ("take the upcard", "draw", "knock", "discard", "arrange melds")
 GAMES_PER_CALL = 4096  # games per kernel call: bounds memory, keeps progress responsive
-HANDS_PER_GAME_GUESS = 12
+HANDS_PER_GAME = 12  # hands of a typical game to 100 (about 10), with room: buffers and memory estimates
+TRACE_ROWS_PER_HAND = 120  # events of one hand, with room: the deal, the offers, every draw and discard, the showdown
 
 
 class IllegalDecision(OklasimError):
@@ -98,7 +99,7 @@ def run_kernel(rules_array, seats, seed, first_game, n_games, trace_capacity=0, 
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed``; returns raw (hands, games, trace)."""
     key = stream_key(seed)
     deciders, params = seat_arguments(seats)
-    hands_per_game = 1 if rules_array[L.R_SINGLE_HAND] else HANDS_PER_GAME_GUESS
+    hands_per_game = 1 if rules_array[L.R_SINGLE_HAND] else HANDS_PER_GAME
     trace = np.zeros((trace_capacity, E.TRACE_FIELDS), dtype=np.int64)
     hand_parts, game_parts = [], []
     done = traced = 0
@@ -121,9 +122,17 @@ def run_kernel(rules_array, seats, seed, first_game, n_games, trace_capacity=0, 
         if on_progress is not None:
             on_progress(int(status[E.ST_GAMES]))
     empty = np.empty((0, L.N_HAND_FIELDS), dtype=np.int64), np.empty((0, L.N_GAME_FIELDS), dtype=np.int64)
+    if trace_capacity and traced == trace_capacity:
+        raise OklasimError(f"the trace outgrew its {trace_capacity:,} rows: the games' events would be cut short; "
+                           "trace fewer games at a time")
     hands = np.concatenate(hand_parts) if hand_parts else empty[0]
     games = np.concatenate(game_parts) if game_parts else empty[1]
     return hands, games, trace[:traced]
+
+
+def trace_rows(hands: int) -> int:
+    """Trace rows enough for ``hands`` hands."""
+    return hands * TRACE_ROWS_PER_HAND
 
 
 def hands_frame(records: np.ndarray, players: int) -> pl.DataFrame:

@@ -53,6 +53,14 @@ class Param:
     help: str
     # Whether `oklasim tune` searches it in whole numbers; None: when the default and both bounds are whole.
     integer: bool | None = None
+    # The range `oklasim tune` searches unless told otherwise, where it is narrower than the allowed one: where
+    # the values differ in play (a count of draws past the longest hand plays like any other such count).
+    search: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.search is not None and not self.low <= self.search[0] < self.search[1] <= self.high:
+            raise OklasimError(f"parameter {self.name}: search range {self.search} is not within {self.low:g}.."
+                               f"{self.high:g}")
 
     def check(self, value: float, family: str) -> float:
         if not self.low <= value <= self.high:
@@ -120,10 +128,15 @@ class Strategy:
         """A name that resolves to exactly this strategy: the family with every parameter spelled out."""
         if not self.values:
             return self.family
-        return f"{self.family}({', '.join(f'{k}={v!r}' for k, v in self.values)})"
+        return f"{self.family}({', '.join(f'{k}={spelled(v)}' for k, v in self.values)})"
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "params": dict(self.values), "source": str(self.source)}
+
+
+def spelled(value: float) -> str:
+    """A parameter value as it reads back to exactly the same float: whole numbers without ".0"."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _strategy_package() -> None:
@@ -229,6 +242,11 @@ def families(extra_paths: tuple[str, ...] | list[str] = ()) -> dict[str, LoadedF
     return _CACHE[key]
 
 
+def _where(spec: str) -> str:
+    """What a setting was given in: an option (``--fix``) or a strategy's name."""
+    return spec if spec.startswith("--") else f"strategy {spec!r}"
+
+
 def _parse_settings(text: str, spec: str) -> dict[str, float]:
     settings: dict[str, float] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
@@ -236,9 +254,9 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
         try:
             settings[name.strip()] = float(value)
         except ValueError:
-            raise OklasimError(f"strategy {spec!r}: write parameters as name=number, got {item!r}") from None
+            raise OklasimError(f"{_where(spec)}: write parameters as name=number, got {item!r}") from None
         if not sep:
-            raise OklasimError(f"strategy {spec!r}: write parameters as name=number, got {item!r}")
+            raise OklasimError(f"{_where(spec)}: write parameters as name=number, got {item!r}")
     return settings
 
 
@@ -287,13 +305,14 @@ def names(extra_paths=()) -> list[str]:
     return out
 
 
-def parse_overrides(items: tuple[str, ...] | list[str]) -> dict[str, float]:
-    """``--param name=value`` items as a dict; a name given twice is an error, not a silent choice."""
+def parse_overrides(items: tuple[str, ...] | list[str], option: str = "--param") -> dict[str, float]:
+    """``option name=value`` items (``--param``, ``--fix``) as a dict; a name given twice is an error, not a
+    silent choice."""
     names = [item.partition("=")[0].strip() for item in items]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
-        raise OklasimError(f"--param {', '.join(repeated)} given more than once")
-    return _parse_settings(",".join(items), "--param")
+        raise OklasimError(f"{option} {', '.join(repeated)} given more than once")
+    return _parse_settings(",".join(items), option)
 
 
 def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()) -> list[Strategy]:

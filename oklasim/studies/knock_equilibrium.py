@@ -32,13 +32,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from oklasim.analysis.stats import Estimate, mean_ci
+from oklasim.analysis.stats import Z95, Estimate, mean_ci
 from oklasim.game.rules import Rules
 from oklasim.studies.knock_answers import ASAP, canonical, distinct_rules
 from oklasim.studies.paired_pool import Pairing, play_by_limit
 
 FP_ITERATIONS = 5_000
-Z95 = 1.96
 MIX_SHOWN = 0.005  # a rule with less weight is not reported as part of the mix, so it counts as a deviation
 
 
@@ -200,7 +199,7 @@ def exploit(solution: Solution, rules: Rules, seed: int, workers, half_width: fl
     """The deviation found on fresh deals, against the mix on a third sample: the honest exploitability.
 
     Per limit the sample is sized so the 95% interval's half-width reaches ``half_width``:
-    n = (1.96 sd / half_width)^2 with sd the spread measured on the fresh deals, at most ``max_hands``.
+    n = (Z95 sd / half_width)^2 with sd the spread measured on the fresh deals, at most ``max_hands``.
     A limit whose every rule is in the mix (gin only) has nothing to deviate to: exactly 0.
     """
     used = _used_columns(solution)

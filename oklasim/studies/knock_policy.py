@@ -22,7 +22,7 @@ from oklasim.game.rules import Rules
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "knock_policy.csv"
 STUDY_KIND = "knock_thresholds"
-LIMIT_NAMES = {0: "A (gin only)"}
+LIMIT_NAMES = {0: "A (gin only)"}  # knock limits shown by name (an ace upcard: gin only)
 ANSWERS = ("mix", "max-min", "equilibrium")
 
 
@@ -53,12 +53,9 @@ def _study_runs(runs_root: Path) -> list[tuple[Path, dict]]:
     return sorted(found, key=lambda item: (item[0] / "policy.csv").stat().st_mtime, reverse=True)
 
 
-def _runs(runs_root: Path, quick: bool, skipped: list[Path]):
-    """The policy tables of runs, newest first; quick runs only when asked (else listed in ``skipped``)."""
+def _runs(runs_root: Path):
+    """The policy tables of runs, newest first."""
     for folder, study in _study_runs(runs_root):
-        if study.get("quick") and not quick:
-            skipped.append(folder)
-            continue
         command = f"oklasim run {study.get('source', '?')}" + (" --quick" if study.get("quick") else "")
         yield Source(pl.read_csv(folder / "policy.csv"), str(folder), command, bool(study.get("quick")))
 
@@ -82,25 +79,39 @@ def study_file(rules: Rules) -> str:
 
 def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple[Source, pl.DataFrame]:
     """The first table measured under exactly ``rules`` and its rows; a ValueError saying what to run if none is."""
-    skipped: list[Path] = []
+    skipped: list[str] = []  # quick runs under these rules, used only when asked for
     key = rules_key(rules)
-    for source in itertools.chain(_runs(runs_root, quick, skipped), _shipped()):
+    for source in itertools.chain(_runs(runs_root), _shipped()):
         rows = source.table.filter(pl.col("rules").map_elements(_same_key, return_dtype=pl.String) == key)
-        if rows.height:
+        if rows.height and source.quick and not quick:
+            skipped.append(source.where)
+        elif rows.height:
             return source, rows
     hint = ""
     if skipped:
-        hint = f" ({', '.join(map(str, skipped))} is a --quick run, not used; add --quick to see it anyway)"
+        hint = f" ({', '.join(skipped)}: a --quick run, not used; add --quick to see it anyway)"
     raise OklasimError(
         f"no knock policy measured under exactly these rules{hint}; measure it with: "
         f"oklasim policy --rules {rules_spec} --write-study knock.toml && oklasim run knock.toml")
 
 
+def _exploitability(row: dict) -> str:
+    """What the best deviation from the equilibrium, picked on one sample and measured on another, means."""
+    interval = f"{row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] points/hand"
+    n = f"n={row['confirm_deals'] or row['deals']:,}"
+    if row["confirmed_lo"] > 0:
+        return (f"exploitability: NOT AN EQUILIBRIUM HERE, a rule of the family beats it by {interval} on fresh deals ({n}); "
+                "play the mix or max-min answer at this limit")
+    if row["confirmed_hi"] < 0:
+        return (f"exploitability: none measured; the rule that looked best against it on one sample loses {interval} on fresh deals "
+                f"({n}), so it was picked by noise and no rule of the family is measured to beat it")
+    return (f"exploitability: within noise of none; the rule that looked best against it gains {interval} on fresh deals "
+            f"({n})")
+
+
 def _figure(row: dict) -> str:
     if row["answer"] == "equilibrium":
-        return (f"exploitability: the best other rule of the family gains {row['confirmed_gain']:+.2f} "
-                f"[{row['confirmed_lo']:+.2f}, {row['confirmed_hi']:+.2f}] points/hand against it; picked on fresh "
-                f"deals, measured on a third sample of n={row['confirm_deals'] or row['deals']:,}")
+        return _exploitability(row)
     return (f"gain over knocking at once {row['confirmed_gain']:+.2f} [{row['confirmed_lo']:+.2f}, "
             f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
 

@@ -1,5 +1,8 @@
 """Study: when to knock, by knock limit, against a panel of opponents, with an equilibrium and whole games.
 
+(One study per module, as every study kind: its stages and its report share the options and the tables; what
+other studies share is apart: ``knock_answers``, ``knock_equilibrium``, ``knock_scores``, ``paired_pool``.)
+
 Every rule of a grid (``threshold`` strategy: knock with deadwood <= T, and
 only gin after the player's G-th draw) plays the same deals against every
 opponent of a panel, each deal in both seatings. Deals are stratified by knock
@@ -60,6 +63,7 @@ from oklasim.studies.knock_answers import (
     rule_words,
 )
 from oklasim.studies.knock_equilibrium import play_grid
+from oklasim.studies.knock_policy import LIMIT_NAMES
 from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_games
 from oklasim.studies.spec import Experiment, provenance, result_key
 
@@ -82,7 +86,6 @@ DEFAULTS = {
     "quick_games": 100,
     "score_bands": [50, 80],
 }
-LIMIT_NAMES = {0: "A (gin only)"}
 FILES = {"selection": "selection.npz", "panel": "panel.parquet", "answers": "answers.parquet",
          "equilibrium": "equilibrium.parquet", "games": "games.parquet", "bands": "bands.parquet"}
 EXPLOIT_TARGET = 0.1  # points/hand: issue 14's bound on the equilibrium's exploitability (upper 95% end)
@@ -570,7 +573,7 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
               "game). exploitability_*: the most any grid rule gains against the mix on the solving deals (biased "
               "upwards: the best of many); confirmed_*: the best grid rule picked and measured on fresh deals (still "
               "biased upwards); deviation: the best rule outside the mix on those fresh deals; exploit_*: its gain "
-              "against the mix on a third sample of exploit_deals deals, sized as (1.96 deviation_sd / half-width)^2 "
+              "against the mix on a third sample of exploit_deals deals, sized as (z deviation_sd / half-width)^2 with z the normal 97.5% quantile "
               "(the honest exploitability).")
     doc.table("games", games, "Whole games against each opponent",
               f"Games to {experiment.base_rules().target_score}, both seatings; win rates with Wilson 95% intervals; "

@@ -23,7 +23,8 @@ import numpy as np
 from oklasim.analysis.match import seat_nets, seatings
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
-from oklasim.runs.batch import RunSpec, make_executor, play_shard
+from oklasim.runs.backends import make_executor
+from oklasim.runs.batch import RunSpec, play_shard
 
 TWO = 2  # the knock study pairs two players
 

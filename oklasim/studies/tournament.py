@@ -145,33 +145,19 @@ def load(run_dir: Path) -> tuple[TournamentResult, dict]:
 # -- tables ------------------------------------------------------------------------------------
 
 
-def _diff(result: TournamentResult, row: str, col: str) -> Estimate:
-    """Row minus column, points per hand (paired)."""
-    if (row, col) in result.matches:
-        return result.matches[(row, col)].diff_points_per_hand
-    d = result.matches[(col, row)].diff_points_per_hand
-    return Estimate(-d.mean, -d.high, -d.low, d.n)
-
-
 def _significant(d: Estimate) -> bool:
     return d.low > 0 or d.high < 0
 
 
 def ranking_table(result: TournamentResult) -> pl.DataFrame:
-    """Strategies ranked by head-to-head record (pairings won minus lost, counting only significant results),
-    ties broken by the average paired edge; ``edge_place`` is the rank by average edge alone
-    (``TournamentResult.ranking``), which rewards large wins over weak entrants."""
-    rows = []
-    for edge_place, (name, edge) in enumerate(result.ranking(), 1):
-        diffs = [_diff(result, name, other) for other in result.names if other != name]
-        wins, losses = sum(d.low > 0 for d in diffs), sum(d.high < 0 for d in diffs)
-        rows.append({
-            "strategy": name, "significant_wins": wins, "significant_losses": losses,
-            "undecided": len(diffs) - wins - losses, "edge": edge.mean, "edge_lo": edge.low, "edge_hi": edge.high,
-            "edge_place": edge_place,
-        })
-    rows.sort(key=lambda r: (-(r["significant_wins"] - r["significant_losses"]), r["edge_place"]))
-    return pl.DataFrame([{"place": place} | row for place, row in enumerate(rows, 1)])
+    """The standings (``TournamentResult.ranking``: head-to-head record, ties by the average paired edge);
+    ``edge_place`` is the rank by average edge alone, which rewards large wins over weak entrants."""
+    return pl.DataFrame([
+        {"place": place, "strategy": s.name, "significant_wins": s.wins, "significant_losses": s.losses,
+         "undecided": s.undecided, "edge": s.edge.mean, "edge_lo": s.edge.low, "edge_hi": s.edge.high,
+         "edge_place": s.edge_place}
+        for place, s in enumerate(result.ranking(), 1)
+    ])
 
 
 def pairwise_table(result: TournamentResult) -> pl.DataFrame:
@@ -199,7 +185,7 @@ def matrix_table(result: TournamentResult, order: list[str]) -> pl.DataFrame:
             if row == col:
                 cells[col] = ""
                 continue
-            d = _diff(result, row, col)
+            d = result.diff(row, col)
             cells[col] = f"{d.mean:+.2f} ±{d.half_width:.2f}{'*' if _significant(d) else ''}"
         rows.append(cells)
     return pl.DataFrame(rows)
@@ -246,7 +232,7 @@ def _matrix_figure(result: TournamentResult, order: list[str]):
     for i, row in enumerate(order):
         for j, col in enumerate(order):
             if i != j:
-                d = _diff(result, row, col)
+                d = result.diff(row, col)
                 values[i, j], marks[i, j] = d.mean, _significant(d)
     limit = max(1.0, float(np.nanmax(np.abs(values))))
     size = max(5.0, 0.62 * k + 2.5)
@@ -334,13 +320,13 @@ def _summary(result: TournamentResult, ranking: pl.DataFrame, outcomes: pl.DataF
     )
     if leader["strategy"] != first["strategy"]:
         weakest = by_edge[-1]["strategy"]
-        a_gain, b_gain = _diff(result, leader["strategy"], weakest), _diff(result, first["strategy"], weakest)
+        a_gain, b_gain = result.diff(leader["strategy"], weakest), result.diff(first["strategy"], weakest)
         lines.append(
             f"The two orders differ because an average rewards crushing the weakest entrant: {leader['strategy']} "
             f"gains {fmt_interval(a_gain.mean, a_gain.low, a_gain.high, 1)} points per hand against {weakest}, "
             f"{first['strategy']} {fmt_interval(b_gain.mean, b_gain.low, b_gain.high, 1)}."
         )
-    top = _diff(result, first["strategy"], second["strategy"])
+    top = result.diff(first["strategy"], second["strategy"])
     if top.low > 0:
         lines.append(f"{first['strategy']} beats the second by record, {second['strategy']}, by "
                      f"{fmt_interval(top.mean, top.low, top.high, 2)} points per hand.")

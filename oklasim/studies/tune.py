@@ -33,7 +33,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import re
 import time
 import warnings
 from collections.abc import Sequence
@@ -50,7 +49,9 @@ from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
 from oklasim.errors import OklasimError
 from oklasim.game.rules import PRESETS, Rules
 from oklasim.runs.storage import atomic_write_bytes
-from oklasim.strategies.registry import Param, Strategy, families, resolve
+from oklasim.sim.engine import stream_key
+from oklasim.strategies.registry import Strategy, resolve
+from oklasim.studies.tune_space import Dimension, dimensions
 
 SPEC_FILE = "tune.json"
 JOURNAL_FILE = "study.journal"
@@ -61,7 +62,6 @@ REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; r
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
 _SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
-_RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -88,77 +88,6 @@ OBJECTIVES = {
 }
 
 
-# -- what is searched ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Dimension:
-    """One tuned parameter and the range searched."""
-
-    name: str
-    low: float
-    high: float
-    integer: bool
-
-    def as_dict(self) -> dict:
-        return {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
-
-
-def is_integer(param: Param) -> bool:
-    """As the family declares it; undeclared, whole-number default and bounds mean a count, a threshold or a switch."""
-    if param.integer is not None:
-        return param.integer
-    return all(float(v).is_integer() for v in (param.default, param.low, param.high))
-
-
-def parse_range(text: str, param: str) -> tuple[float, float]:
-    match_ = _RANGE.match(text)
-    if not match_:
-        raise OklasimError(f"--param {param}={text}: write a range as LOW..HIGH, e.g. {param}=0..10")
-    return float(match_.group(1)), float(match_.group(2))
-
-
-def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed: dict[str, float],
-               extra_paths=()) -> tuple[Dimension, ...]:
-    """The searched dimensions: the ``params`` named (None = the declared range), or else every parameter
-    with a range; a parameter in ``fixed`` is never searched."""
-    declared = {p.name: p for p in family_of(family, extra_paths).params}
-    for name in [*params, *fixed]:
-        if name not in declared:
-            choices = ", ".join(declared) or "none"
-            raise OklasimError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
-    both = sorted(set(params) & set(fixed))
-    if both:
-        raise OklasimError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
-    for name, value in fixed.items():
-        declared[name].check(value, family)
-    chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
-    found = []
-    for name, narrowed in chosen.items():
-        param = declared[name]
-        if param.low == param.high:
-            raise OklasimError(
-                f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
-            )
-        low, high = narrowed or (param.low, param.high)
-        if not param.low <= low < high <= param.high:
-            raise OklasimError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
-        integer = is_integer(param)
-        if integer and not (float(low).is_integer() and float(high).is_integer()):
-            raise OklasimError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
-        found.append(Dimension(name, float(low), float(high), integer))
-    if not found:
-        raise OklasimError(f"strategy {family} has no parameter left to tune")
-    return tuple(found)
-
-
-def family_of(name: str, extra_paths=()):
-    known = families(tuple(extra_paths))
-    if name not in known:
-        raise OklasimError(f"unknown family {name!r}; families: {', '.join(sorted(known))}")
-    return known[name].family
-
-
 @dataclass(frozen=True)
 class TuneSpec:
     """Everything that decides a tune's search; two runs with equal specs play the same candidates."""
@@ -182,8 +111,7 @@ class TuneSpec:
         paths = tuple(str(p) for p in strategy_paths)
         if objective not in OBJECTIVES:
             raise OklasimError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise OklasimError(f"seed must be a non-negative integer, got {seed!r}")
+        stream_key(seed)  # checks it
         if hands_per_rung < 2:
             raise OklasimError(f"hands per rung must be at least 2, got {hands_per_rung}")
         if rungs < 1:

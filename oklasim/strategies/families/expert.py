@@ -76,6 +76,9 @@ games; it is no default because it gives up about 1 point/hand against
 ``threshold:early_then_gin`` under ``seeds`` and ``north_american``.
 """
 
+# One file of some 800 lines, as every family: the registry loads a family from one file, and two versions of
+# expert are compared by copying this file beside the other (benchmarks/bench_expert.py).
+
 import numpy as np
 from numba import njit
 
@@ -88,6 +91,7 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
+    LONGEST_HAND_DRAWS,
     N_CARDS,
     N_MEMORY,
     N_RANKS,
@@ -151,9 +155,11 @@ FAMILY = Family(
         Param("slack", 8, 0, 20, "most deadwood points a discard may give up for look-ahead or safety"),
         Param("hot_factor", 2.45, 1, 5, "how much likelier an unseen card next to a card the opponent took is", **DECIMAL),
         Param("cold_factor", 0.9, 0, 1, "how much likelier an unseen card next to an opponent's discard is", **DECIMAL),
-        Param("early_draws", 2, 0, NEVER, "during the first this many own draws, knock whenever legal"),
+        Param("early_draws", 2, 0, NEVER, "during the first this many own draws, knock whenever legal",
+              search=(0, LONGEST_HAND_DRAWS)),
         Param("finish_points", 5, 0, 200, "knock whenever legal when this many points or fewer end the game for us"),
-        Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)"),
+        Param("gin_after_draws", 2, 0, NEVER, "after this many own draws, only gin (99 = never)",
+              search=(0, LONGEST_HAND_DRAWS)),
         Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
         Param("max_undercut_risk", 1, 0, 1, "and only when the undercut chance is <= this", **DECIMAL),
         Param("lay_safe", 1, 0, 1, "1 = lay the arrangement least exposed to layoffs, 0 = the first optimal one"),

@@ -1,0 +1,81 @@
+"""What ``oklasim tune`` searches: the dimensions of a family's parameters and the range each is searched over
+(the family's declared search range, the one asked for with ``--param NAME=LO..HI``, or all it allows)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oklasim.errors import OklasimError
+from oklasim.strategies.registry import Param, families
+
+_RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One tuned parameter and the range searched."""
+
+    name: str
+    low: float
+    high: float
+    integer: bool
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
+
+
+def is_integer(param: Param) -> bool:
+    """As the family declares it; undeclared, whole-number default and bounds mean a count, a threshold or a switch."""
+    if param.integer is not None:
+        return param.integer
+    return all(float(v).is_integer() for v in (param.default, param.low, param.high))
+
+
+def parse_range(text: str, param: str) -> tuple[float, float]:
+    match_ = _RANGE.match(text)
+    if not match_:
+        raise OklasimError(f"--param {param}={text}: write a range as LOW..HIGH, e.g. {param}=0..10")
+    return float(match_.group(1)), float(match_.group(2))
+
+
+def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed: dict[str, float],
+               extra_paths=()) -> tuple[Dimension, ...]:
+    """The searched dimensions: the ``params`` named (None = the declared search range), or else every parameter
+    with a range; a parameter in ``fixed`` is never searched. A parameter's search range is its ``search`` where
+    the family declares one (where its values differ in play), else all it allows."""
+    declared = {p.name: p for p in family_of(family, extra_paths).params}
+    for name in [*params, *fixed]:
+        if name not in declared:
+            choices = ", ".join(declared) or "none"
+            raise OklasimError(f"strategy {family} has no parameter {name!r} (parameters: {choices})")
+    both = sorted(set(params) & set(fixed))
+    if both:
+        raise OklasimError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
+    for name, value in fixed.items():
+        declared[name].check(value, family)
+    chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
+    found = []
+    for name, narrowed in chosen.items():
+        param = declared[name]
+        if param.low == param.high:
+            raise OklasimError(
+                f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
+            )
+        low, high = narrowed or param.search or (param.low, param.high)
+        if not param.low <= low < high <= param.high:
+            raise OklasimError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")
+        integer = is_integer(param)
+        if integer and not (float(low).is_integer() and float(high).is_integer()):
+            raise OklasimError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
+        found.append(Dimension(name, float(low), float(high), integer))
+    if not found:
+        raise OklasimError(f"strategy {family} has no parameter left to tune")
+    return tuple(found)
+
+
+def family_of(name: str, extra_paths=()):
+    known = families(tuple(extra_paths))
+    if name not in known:
+        raise OklasimError(f"unknown family {name!r}; families: {', '.join(sorted(known))}")
+    return known[name].family
