@@ -141,3 +141,13 @@ def test_compile_units_put_the_families_first_and_the_linking_ones_last():
     assert {("kernels", name) for name in kernel_modules()} <= set(first)
     assert {name for kind, name in first + last if kind == "family"} == set(families())
     assert "oklasim._kernels.engine_nb" in kernel_modules()
+
+
+def test_compiling_a_family_unit_leaves_its_kernel_in_the_cache(tmp_path):
+    code = ("from oklasim.runs.compiling import compile_unit; compile_unit(('family', 'random')); "
+            "compile_unit(('kernels', 'oklasim._kernels.advise_columns_nb'))")
+    done = subprocess.run([sys.executable, "-c", code], env=cold(tmp_path), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = {path.name.split("-")[0] for path in cached_files(tmp_path)}
+    assert "random.decide_nb" in names and "advise_columns_nb.candidates_nb" in names, names

@@ -59,7 +59,7 @@ def compile_unit(unit: tuple[str, str], strategy_paths: tuple[str, ...] = ()) ->
             if isinstance(value, LazyDispatcher) and value.py_func.__module__ == name:
                 value.compile_now()
     else:
-        resolve(name, extra_paths=strategy_paths)
+        resolve(name, extra_paths=strategy_paths).compile()
     return time.perf_counter() - started
 
 
