@@ -7,15 +7,21 @@ Measures, single process, median of the repeats:
 * complete games to 100 per second (``seeds``);
 * the start-up cost of a small run in a fresh process with a warm compile cache;
 * when ``open-spiel`` is installed (``make peer``): its ``gin_rummy`` with
-  ``oklahoma=true`` played by its simple bots, hands/s, and the ratio.
+  ``oklahoma=true`` played by its simple bots, hands/s, and the ratio;
+* with ``--against DIR`` (another checkout, e.g. ``git worktree add /tmp/before HEAD~1``): the hands/s of this
+  code and of DIR's, ``simple`` vs ``simple`` and ``expert`` vs ``eaai`` under ``seeds``, each measured in fresh
+  processes taking turns, and the ratio of their medians (this code / DIR's).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import subprocess
 import sys
+from pathlib import Path
 
 from common import machine_load, median_seconds, pyspiel_or_none
 
@@ -23,6 +29,19 @@ from oklasim.game.rules import Rules
 from oklasim.sim.engine import simulate
 
 STARTUP = "from oklasim.sim.engine import simulate; simulate(strategies=['simple'], games=10, seed=1)"
+# Hands/s of one pairing in a fresh process; imports that work in this code and in code before the layout moved.
+ONE_RATE = """
+import sys, time
+try:
+    from oklasim.sim.engine import simulate
+except ImportError:
+    from oklasim.engine import simulate
+seats, hands = sys.argv[1].split(","), int(sys.argv[2])
+simulate(strategies=seats, hands=2000, seed=2)  # loads the kernels
+started = time.perf_counter()
+simulate(strategies=seats, hands=hands, seed=1)
+print(hands / (time.perf_counter() - started))
+"""
 
 
 def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:
@@ -37,14 +56,38 @@ def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:
     return hands / median_seconds(play, repeats)
 
 
+def rate_in(code: Path, seats: str, hands: int) -> float:
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run([sys.executable, "-c", ONE_RATE, seats, str(hands)], env=env, capture_output=True,
+                          text=True, check=True)
+    return float(done.stdout)
+
+
+def compare(other: Path, hands: int, repeats: int) -> None:
+    """This code against ``other``'s, pairing by pairing, in alternating fresh processes."""
+    here = Path(__file__).resolve().parents[1]
+    for seats, count in (("simple,simple", hands), ("expert,eaai", hands // 5)):
+        ours, theirs = [], []
+        for _ in range(repeats):
+            ours.append(rate_in(here, seats, count))
+            theirs.append(rate_in(other, seats, count))
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"{seats:<14} this code {a:>10,.0f} hands/s, {other}: {b:>10,.0f} hands/s, ratio {a / b:.3f} "
+              f"(runs: {', '.join(f'{x:,.0f}' for x in ours)} | {', '.join(f'{x:,.0f}' for x in theirs)})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--peer-hands", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="another checkout whose engine to time beside this one")
     args = parser.parse_args()
     print(f"bench_engine: median of {args.repeats} runs, one core, {machine_load()}")
+    if args.against:
+        compare(args.against, args.hands, args.repeats)
+        return
 
     rates = {}
     for preset in ("seeds", "openspiel"):

@@ -36,16 +36,16 @@ from .cards_nb import N_CARDS
 from .engine_nb import (
     ST_ERROR,
     ST_HANDS,
-    after_draw_nb,
-    draw_nb,
+    apply_nb,
     end_void_nb,
-    first_offer_nb,
     next_dealer_nb,
     play_hand_nb,
     play_hands_nb,
+    play_turn_nb,
     score_pair_nb,
     seed_views_nb,
     settle_game_nb,
+    take_card_nb,
 )
 from .layout import (
     BIG_GIN,
@@ -53,6 +53,7 @@ from .layout import (
     D_ARRANGE,
     D_DISCARD,
     D_KNOCK,
+    D_TAKE_UPCARD,
     E_NONE,
     ERROR_FIELDS,
     G_WINNER,
@@ -70,7 +71,7 @@ from .layout import (
     OUT_TIE,
     OUT_UNDERCUT,
     OUT_VOID,
-    PHASE_DRAW,
+    PHASE_AFTER_DRAW,
     R_PLAYERS,
     R_TARGET_SCORE,
     S_DECK,
@@ -80,6 +81,7 @@ from .layout import (
     S_RECORD,
     S_RULES,
     S_STOCK_POS,
+    S_TAKEN,
     S_TURN,
     V_DEALER,
     V_FORBIDDEN,
@@ -178,37 +180,30 @@ def rollout_nb(work, me, column, taken, cont, forced, params, forced_params, arr
     if pre == PRE_DECLINE:
         end_void_nb(work, OUT_VOID, trace, status)  # the engine's own end of a declined fiftieth card
         return E_NONE
-    if pre == PRE_PASS:
-        forced_params[me, F_TAKE] = 0
-        error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)
+    if pre == PRE_PASS or pre == PRE_TAKE:
+        error = apply_nb(work, me, D_TAKE_UPCARD, 1 if pre == PRE_TAKE else 0, arrangements, trace, status)
         if error:
             return error
-        return play_hand_nb(work, cont, params, arrangements, trace, status)
-    if pre == PRE_TAKE:
-        forced_params[me, F_TAKE] = 1
-        error, _ = first_offer_nb(work, forced, forced_params, me, trace, status)
-        if error:
-            return error
-        taken = draw_nb(work, me, True)
-    elif pre == PRE_PILE:
-        taken = draw_nb(work, me, True)
-    elif pre == PRE_STOCK:
-        draw_nb(work, me, False)
-        taken = NO_CARD
+        if pre == PRE_PASS:
+            return play_hand_nb(work, cont, params, arrangements, trace, status)
+    elif pre == PRE_PILE or pre == PRE_STOCK:
+        take_card_nb(work, me, pre == PRE_PILE, trace, status)
+    else:  # the seat holds 11 cards already: its knock offer or discard is next
+        work[HIDDEN, S_TAKEN] = taken
+        work[HIDDEN, S_TURN] = me
+        work[HIDDEN, S_PHASE] = PHASE_AFTER_DRAW
     if column[C_KIND] == SHOWDOWN:  # a knock, shown down by the engine against every opponent
         forced_params[me, F_KNOCK] = column[C_DISCARD]
         forced_params[me, F_ARRANGE] = column[C_ARRANGEMENT]
-        error, over = after_draw_nb(work, forced, forced_params, me, taken, arrangements, trace, status)
+        error = play_turn_nb(work, forced, forced_params, arrangements, trace, status)
     elif column[C_DISCARD] >= 0:
         forced_params[me, F_KNOCK] = NO_CARD
         forced_params[me, F_DISCARD] = column[C_DISCARD]
-        error, over = after_draw_nb(work, forced, forced_params, me, taken, arrangements, trace, status)
+        error = play_turn_nb(work, forced, forced_params, arrangements, trace, status)
     else:
-        error, over = after_draw_nb(work, cont, params, me, taken, arrangements, trace, status)
-    if error or over:
+        error = play_turn_nb(work, cont, params, arrangements, trace, status)
+    if error:
         return error
-    work[HIDDEN, S_PHASE] = PHASE_DRAW
-    work[HIDDEN, S_TURN] = (me + 1) % work[HIDDEN, S_RULES + R_PLAYERS]
     return play_hand_nb(work, cont, params, arrangements, trace, status)
 
 

@@ -32,6 +32,7 @@ from .layout import (
     D_DISCARD,
     D_DRAW,
     D_KNOCK,
+    D_NONE,
     D_TAKE_UPCARD,
     DEALER_ALTERNATE,
     DEALER_LOSER,
@@ -81,10 +82,17 @@ from .layout import (
     OUT_TIE,
     OUT_UNDERCUT,
     OUT_VOID,
+    PHASE_AFTER_DRAW,
+    PHASE_ARRANGE,
+    PHASE_DISCARD,
     PHASE_DONE,
     PHASE_DRAW,
     PHASE_FORCED_STOCK,
+    PHASE_KNOCK,
+    PHASE_LAST_KNOCK,
     PHASE_OFFER,
+    PHASE_SHOWDOWN,
+    PHASE_WALL,
     R_ACE_UPCARD,
     R_BIG_GIN,
     R_BIG_GIN_BONUS,
@@ -106,17 +114,21 @@ from .layout import (
     R_TIE_RULE,
     R_UNDERCUT_BONUS,
     R_WALL_RULE,
+    S_BIG_GIN,
     S_DEALER,
     S_DECK,
     S_ERROR,
     S_FIRST_TAKER,
     S_GAME,
     S_HANDS,
+    S_KEEP,
+    S_KNOCKER,
     S_OFFERS,
     S_PHASE,
     S_RECORD,
     S_RULES,
     S_STOCK_POS,
+    S_TAKEN,
     S_TRACING,
     S_TURN,
     SHUTOUT_DOUBLE_BONUS,
@@ -443,34 +455,12 @@ def score_pair_nb(board, knocker_dw, defender_dw, gin, big_gin, multiplier):
 
 
 @njit(cache=True)
-def choose_arrangement_nb(board, deciders, params, knocker, arrangements, count):
-    """The knocker picks among its optimal arrangements; returns (status, index)."""
-    view = board[knocker]
-    view[V_N_ARRANGEMENTS] = count
-    for row in range(count):
-        for k in range(MAX_MELDS_IN_ARRANGEMENT):
-            view[V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * row + k] = arrangements[row, k]
-    choice = deciders[knocker](D_ARRANGE, view, params[knocker])
-    if choice < 0 or choice >= count:
-        return illegal_nb(board, knocker, D_ARRANGE, choice), 0
-    return E_NONE, choice
-
-
-@njit(cache=True)
-def showdown_nb(board, deciders, params, knocker, big_gin, arrangements, trace, status):
-    """Lay the knocker's melds, let every opponent lay off, score the hand into the record."""
+def lay_and_score_nb(board, knocker, big_gin, melds, trace, status):
+    """Lay the knocker's ``melds``, let every opponent lay off, score the hand into the record."""
     players = rule_nb(board, R_PLAYERS)
     tracing = board[HIDDEN, S_TRACING]
-    hand = board[HIDDEN, S_HANDS + knocker]
-    knocker_dw = deadwood_nb(hand)
+    knocker_dw = deadwood_nb(board[HIDDEN, S_HANDS + knocker])
     gin = knocker_dw == 0
-    count = min(optimal_arrangements_nb(hand, arrangements), MAX_ARRANGEMENTS)
-    choice = 0
-    if count > 1 and not gin:  # on gin nothing is laid off: the arrangement cannot matter
-        error, choice = choose_arrangement_nb(board, deciders, params, knocker, arrangements, count)
-        if error:
-            return error
-    melds = arrangements[choice]
     n_melds = 0
     while n_melds < MAX_MELDS_IN_ARRANGEMENT and melds[n_melds] != 0:
         if tracing:
@@ -516,7 +506,6 @@ def showdown_nb(board, deciders, params, knocker, big_gin, arrangements, trace, 
     record[H_POINTS] = best_points
     if tracing:
         trace_nb(trace, status, board, winner, EV_SCORE, best_points, outcome)
-    return E_NONE
 
 
 @njit(cache=True)
@@ -530,150 +519,14 @@ def end_void_nb(board, outcome, trace, status):
         trace_nb(trace, status, board, -1, EV_VOID, outcome, 0)
 
 
-@njit(cache=True)
-def offer_knock_nb(board, deciders, params, seat, forbidden, last_chance):
-    """Ask ``seat`` whether to knock if its 11 cards allow it.
-
-    Returns (status, answer): answer is the knock discard, BIG_GIN, or NO_CARD.
-    """
-    hand = board[HIDDEN, S_HANDS + seat]
-    view = board[seat]
-    options = knock_discards_nb(hand, view[V_KNOCK_LIMIT], forbidden)
-    big_gin = rule_nb(board, R_BIG_GIN) != 0 and deadwood_nb(hand) == 0
-    if options == 0 and not big_gin:
-        return E_NONE, NO_CARD
-    view[V_KNOCK_DISCARDS] = options
-    view[V_BIG_GIN] = 1 if big_gin else 0
-    view[V_LAST_CHANCE] = 1 if last_chance else 0
-    view[V_FORBIDDEN] = forbidden
-    answer = deciders[seat](D_KNOCK, view, params[seat])
-    # NO_CARD plays on; at the fiftieth card it declines the last discard and the hand is void.
-    legal = answer == NO_CARD or (answer == BIG_GIN and big_gin)
-    legal = legal or (0 <= answer < N_CARDS and options & (BIT << answer) != 0)
-    if not legal:
-        return illegal_nb(board, seat, D_KNOCK, answer), NO_CARD
-    view[V_KNOCK_DISCARDS] = 0
-    view[V_BIG_GIN] = 0
-    view[V_LAST_CHANCE] = 0
-    return E_NONE, answer
+# -- The hand as a step machine: pending_nb says what is asked next, apply_nb takes the answer --------------
+# Every referee drives these two: the engine's hand loop (play_hand_nb), the advisor's rollouts, and from Python
+# the table people play at, the agent's view and the advisor's history replay. The phases are in layout.
 
 
 @njit(cache=True)
-def knock_nb(board, deciders, params, seat, knock, arrangements, trace, status):
-    """Discard (unless big gin) and go to the showdown."""
-    if knock != BIG_GIN:
-        discard_nb(board, seat, knock)
-    if board[HIDDEN, S_TRACING]:
-        trace_nb(trace, status, board, seat, EV_KNOCK, knock, deadwood_nb(board[HIDDEN, S_HANDS + seat]))
-    return showdown_nb(board, deciders, params, seat, knock == BIG_GIN, arrangements, trace, status)
-
-
-@njit(cache=True)
-def last_chance_nb(board, deciders, params, seat, arrangements, trace, status):
-    """Fiftieth-card rule: ``seat`` may take the last discard only to knock; else the hand is void."""
-    top = board_pile_top_nb(board)
-    keep = board[HIDDEN, S_HANDS + seat]
-    set_hand_nb(board, seat, keep | (BIT << top))  # show the seat the hand it would have
-    forbidden = top if rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
-    error, knock = offer_knock_nb(board, deciders, params, seat, forbidden, True)
-    set_hand_nb(board, seat, keep)
-    if error:
-        return error
-    if knock == NO_CARD:
-        end_void_nb(board, OUT_VOID, trace, status)
-        return E_NONE
-    draw_nb(board, seat, True)
-    if board[HIDDEN, S_TRACING]:
-        trace_nb(trace, status, board, seat, EV_DRAW_PILE, top, 0)
-    return knock_nb(board, deciders, params, seat, knock, arrangements, trace, status)
-
-
-@njit(cache=True)
-def after_draw_nb(board, deciders, params, seat, taken, arrangements, trace, status):
-    """Knock or discard after a draw, then apply the wall. Returns (status, hand over)."""
-    forbidden = taken if taken >= 0 and rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
-    error, knock = offer_knock_nb(board, deciders, params, seat, forbidden, False)
-    if error:
-        return error, True
-    if knock != NO_CARD:
-        return knock_nb(board, deciders, params, seat, knock, arrangements, trace, status), True
-    view = board[seat]
-    view[V_FORBIDDEN] = forbidden
-    card = deciders[seat](D_DISCARD, view, params[seat])
-    if card < 0 or card >= N_CARDS or view[V_HAND] & (BIT << card) == 0 or card == forbidden:
-        return illegal_nb(board, seat, D_DISCARD, card), True
-    discard_nb(board, seat, card)
-    if board[HIDDEN, S_TRACING]:
-        trace_nb(trace, status, board, seat, EV_DISCARD, card, 0)
-    if N_CARDS - board[HIDDEN, S_STOCK_POS] > 2:
-        return E_NONE, False
-    # The wall: two cards left in the stock and nobody knocked.
-    if rule_nb(board, R_WALL_RULE) == WALL_FIFTIETH_CARD:
-        nxt = (seat + 1) % rule_nb(board, R_PLAYERS)
-        return last_chance_nb(board, deciders, params, nxt, arrangements, trace, status), True
-    end_void_nb(board, OUT_VOID, trace, status)
-    return E_NONE, True
-
-
-@njit(cache=True)
-def first_offer_nb(board, deciders, params, seat, trace, status):
-    """The first upcard is offered to ``seat``. Returns (status, 1 if taken)."""
-    take = deciders[seat](D_TAKE_UPCARD, board[seat], params[seat])
-    if take != 0 and take != 1:
-        return illegal_nb(board, seat, D_TAKE_UPCARD, take), 0
-    players = rule_nb(board, R_PLAYERS)
-    if take == 1:
-        board[HIDDEN, S_FIRST_TAKER] = seat
-        return E_NONE, 1
-    publish_nb(board, V_PASSED + seat, 1)
-    if board[HIDDEN, S_TRACING]:
-        trace_nb(trace, status, board, seat, EV_PASS, 0, 0)
-    board[HIDDEN, S_OFFERS] += 1
-    if board[HIDDEN, S_OFFERS] == players:
-        board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
-        board[HIDDEN, S_TURN] = (board[HIDDEN, S_DEALER] + 1) % players
-    else:
-        board[HIDDEN, S_TURN] = (seat + 1) % players
-    return E_NONE, 0
-
-
-@njit(cache=True)
-def play_hand_nb(board, deciders, params, arrangements, trace, status):
-    """Play the current hand from the board to its end, filling the record. Returns a status."""
-    players = rule_nb(board, R_PLAYERS)
-    tracing = board[HIDDEN, S_TRACING]
-    while True:
-        seat = board[HIDDEN, S_TURN]
-        if board[HIDDEN, S_PHASE] == PHASE_OFFER:
-            error, took = first_offer_nb(board, deciders, params, seat, trace, status)
-            if error:
-                return error
-            if not took:
-                continue
-            card = draw_nb(board, seat, True)
-            if tracing:
-                trace_nb(trace, status, board, seat, EV_TAKE_UPCARD, card, 0)
-        else:
-            if board[0, V_DRAWS] >= rule_nb(board, R_MAX_DRAWS):
-                end_void_nb(board, OUT_GUARD, trace, status)
-                break
-            from_pile = 0
-            if board[HIDDEN, S_PHASE] == PHASE_DRAW:
-                from_pile = deciders[seat](D_DRAW, board[seat], params[seat])
-                if from_pile != 0 and from_pile != 1:
-                    return illegal_nb(board, seat, D_DRAW, from_pile)
-            card = draw_nb(board, seat, from_pile == 1)
-            if tracing:
-                trace_nb(trace, status, board, seat, EV_DRAW_PILE if from_pile else EV_DRAW_STOCK, card, 0)
-            if from_pile == 0:
-                card = NO_CARD  # only a card taken from the pile is barred from the discard
-        error, over = after_draw_nb(board, deciders, params, seat, card, arrangements, trace, status)
-        if error:
-            return error
-        if over:
-            break
-        board[HIDDEN, S_PHASE] = PHASE_DRAW
-        board[HIDDEN, S_TURN] = (seat + 1) % players
+def finish_hand_nb(board):
+    """The hand is over: the record's fields that every outcome shares."""
     board[HIDDEN, S_PHASE] = PHASE_DONE
     record = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
     record[H_GAME] = board[HIDDEN, S_GAME]
@@ -685,7 +538,250 @@ def play_hand_nb(board, deciders, params, arrangements, trace, status):
     record[H_DRAWS] = board[0, V_DRAWS]
     record[H_STOCK_LEFT] = N_CARDS - board[HIDDEN, S_STOCK_POS]
     record[H_FIRST_TAKER] = board[HIDDEN, S_FIRST_TAKER]
-    record[H_PLAYERS] = players
+    record[H_PLAYERS] = rule_nb(board, R_PLAYERS)
+
+
+@njit(cache=True)
+def void_hand_nb(board, outcome, trace, status):
+    end_void_nb(board, outcome, trace, status)
+    finish_hand_nb(board)
+
+
+@njit(cache=True)
+def take_card_nb(board, seat, from_pile, trace, status):
+    """``seat`` draws from the pile or the stock; its 11 cards then face the knock offer or the discard."""
+    card = draw_nb(board, seat, from_pile)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_DRAW_PILE if from_pile else EV_DRAW_STOCK, card, 0)
+    board[HIDDEN, S_TAKEN] = card if from_pile else NO_CARD  # only a card from the pile is barred from the discard
+    board[HIDDEN, S_TURN] = seat
+    board[HIDDEN, S_PHASE] = PHASE_AFTER_DRAW
+    return card
+
+
+@njit(cache=True)
+def offer_knock_nb(board, seat, forbidden, last_chance):
+    """Put the knock offer in ``seat``'s view if its 11 cards allow a knock; returns whether they do."""
+    hand = board[HIDDEN, S_HANDS + seat]
+    view = board[seat]
+    options = knock_discards_nb(hand, view[V_KNOCK_LIMIT], forbidden)
+    big_gin = rule_nb(board, R_BIG_GIN) != 0 and deadwood_nb(hand) == 0
+    if options == 0 and not big_gin:
+        return False
+    view[V_KNOCK_DISCARDS] = options
+    view[V_BIG_GIN] = 1 if big_gin else 0
+    view[V_LAST_CHANCE] = 1 if last_chance else 0
+    view[V_FORBIDDEN] = forbidden
+    return True
+
+
+@njit(cache=True, inline="always")
+def knock_answer_legal_nb(view, answer):
+    """NO_CARD plays on (at the fiftieth card: declines the last discard), else a knock the view offers."""
+    if answer == NO_CARD or (answer == BIG_GIN and view[V_BIG_GIN] != 0):
+        return True
+    return 0 <= answer < N_CARDS and view[V_KNOCK_DISCARDS] & (BIT << answer) != 0
+
+
+@njit(cache=True)
+def close_knock_offer_nb(view):
+    view[V_KNOCK_DISCARDS] = 0
+    view[V_BIG_GIN] = 0
+    view[V_LAST_CHANCE] = 0
+
+
+@njit(cache=True)
+def knock_nb(board, seat, knock, trace, status):
+    """Discard (unless big gin) and go to the showdown."""
+    if knock != BIG_GIN:
+        discard_nb(board, seat, knock)
+    if board[HIDDEN, S_TRACING]:
+        trace_nb(trace, status, board, seat, EV_KNOCK, knock, deadwood_nb(board[HIDDEN, S_HANDS + seat]))
+    board[HIDDEN, S_KNOCKER] = seat
+    board[HIDDEN, S_BIG_GIN] = 1 if knock == BIG_GIN else 0
+    board[HIDDEN, S_PHASE] = PHASE_SHOWDOWN
+
+
+@njit(cache=True)
+def pending_nb(board, arrangements, trace, status):
+    """Take the steps that need no decision; return (seat, decision) of what is asked next, (-1, D_NONE) when the
+    hand is over. The decision's view is then ready in the board's row of that seat (its knock offer, its
+    forbidden discard, its arrangements)."""
+    while True:
+        phase = board[HIDDEN, S_PHASE]
+        seat = board[HIDDEN, S_TURN]
+        if phase == PHASE_OFFER:
+            return seat, D_TAKE_UPCARD
+        if phase == PHASE_DRAW or phase == PHASE_FORCED_STOCK:
+            if board[0, V_DRAWS] >= rule_nb(board, R_MAX_DRAWS):
+                void_hand_nb(board, OUT_GUARD, trace, status)
+            elif phase == PHASE_DRAW:
+                return seat, D_DRAW
+            else:
+                take_card_nb(board, seat, False, trace, status)
+        elif phase == PHASE_AFTER_DRAW:
+            taken = board[HIDDEN, S_TAKEN]
+            forbidden = taken if taken >= 0 and rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
+            if offer_knock_nb(board, seat, forbidden, False):
+                board[HIDDEN, S_PHASE] = PHASE_KNOCK
+                return seat, D_KNOCK
+            board[seat, V_FORBIDDEN] = forbidden
+            board[HIDDEN, S_PHASE] = PHASE_DISCARD
+            return seat, D_DISCARD
+        elif phase == PHASE_KNOCK or phase == PHASE_LAST_KNOCK:
+            return seat, D_KNOCK
+        elif phase == PHASE_DISCARD:
+            return seat, D_DISCARD
+        elif phase == PHASE_WALL:
+            top = board_pile_top_nb(board)
+            keep = board[HIDDEN, S_HANDS + seat]
+            board[HIDDEN, S_KEEP] = keep
+            set_hand_nb(board, seat, keep | (BIT << top))  # show the seat the hand it would have
+            forbidden = top if rule_nb(board, R_DISCARD_TAKEN_CARD) == 0 else NO_CARD
+            if offer_knock_nb(board, seat, forbidden, True):
+                board[HIDDEN, S_PHASE] = PHASE_LAST_KNOCK
+                return seat, D_KNOCK
+            set_hand_nb(board, seat, keep)
+            void_hand_nb(board, OUT_VOID, trace, status)
+        elif phase == PHASE_SHOWDOWN:
+            knocker = board[HIDDEN, S_KNOCKER]
+            hand = board[HIDDEN, S_HANDS + knocker]
+            count = min(optimal_arrangements_nb(hand, arrangements), MAX_ARRANGEMENTS)
+            if count > 1 and deadwood_nb(hand) != 0:  # on gin nothing is laid off: the arrangement cannot matter
+                view = board[knocker]
+                view[V_N_ARRANGEMENTS] = count
+                for row in range(count):
+                    for k in range(MAX_MELDS_IN_ARRANGEMENT):
+                        view[V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * row + k] = arrangements[row, k]
+                board[HIDDEN, S_TURN] = knocker
+                board[HIDDEN, S_PHASE] = PHASE_ARRANGE
+                return knocker, D_ARRANGE
+            lay_and_score_nb(board, knocker, board[HIDDEN, S_BIG_GIN] != 0, arrangements[0], trace, status)
+            finish_hand_nb(board)
+        elif phase == PHASE_ARRANGE:
+            return board[HIDDEN, S_KNOCKER], D_ARRANGE
+        else:
+            return -1, D_NONE
+
+
+@njit(cache=True)
+def apply_nb(board, seat, kind, answer, arrangements, trace, status):
+    """Check ``seat``'s ``answer`` to decision ``kind`` against what is pending, then play it: change the board,
+    publish it to every view, record the event. Returns E_NONE, or E_ILLEGAL (the situation in S_ERROR, the
+    board unchanged but for that) for an answer out of turn or against the rules."""
+    phase = board[HIDDEN, S_PHASE]
+    expected = -1
+    if phase == PHASE_OFFER:
+        expected = D_TAKE_UPCARD
+    elif phase == PHASE_DRAW:
+        expected = D_DRAW
+    elif phase == PHASE_KNOCK or phase == PHASE_LAST_KNOCK:
+        expected = D_KNOCK
+    elif phase == PHASE_DISCARD:
+        expected = D_DISCARD
+    elif phase == PHASE_ARRANGE:
+        expected = D_ARRANGE
+    actor = board[HIDDEN, S_KNOCKER] if phase == PHASE_ARRANGE else board[HIDDEN, S_TURN]
+    if kind != expected or seat != actor:  # out of turn: recorded against the seat whose decision it is
+        return illegal_nb(board, actor, kind, answer)
+    players = rule_nb(board, R_PLAYERS)
+    tracing = board[HIDDEN, S_TRACING]
+    view = board[seat]
+    if phase == PHASE_OFFER:
+        if answer != 0 and answer != 1:
+            return illegal_nb(board, seat, kind, answer)
+        if answer == 1:
+            board[HIDDEN, S_FIRST_TAKER] = seat
+            card = draw_nb(board, seat, True)
+            if tracing:
+                trace_nb(trace, status, board, seat, EV_TAKE_UPCARD, card, 0)
+            board[HIDDEN, S_TAKEN] = card
+            board[HIDDEN, S_PHASE] = PHASE_AFTER_DRAW
+            return E_NONE
+        publish_nb(board, V_PASSED + seat, 1)
+        if tracing:
+            trace_nb(trace, status, board, seat, EV_PASS, 0, 0)
+        board[HIDDEN, S_OFFERS] += 1
+        if board[HIDDEN, S_OFFERS] == players:
+            board[HIDDEN, S_PHASE] = PHASE_FORCED_STOCK
+            board[HIDDEN, S_TURN] = (board[HIDDEN, S_DEALER] + 1) % players
+        else:
+            board[HIDDEN, S_TURN] = (seat + 1) % players
+        return E_NONE
+    if phase == PHASE_DRAW:
+        if answer != 0 and answer != 1:
+            return illegal_nb(board, seat, kind, answer)
+        take_card_nb(board, seat, answer == 1, trace, status)
+        return E_NONE
+    if phase == PHASE_KNOCK:
+        if not knock_answer_legal_nb(view, answer):
+            return illegal_nb(board, seat, kind, answer)
+        close_knock_offer_nb(view)
+        if answer == NO_CARD:
+            board[HIDDEN, S_PHASE] = PHASE_DISCARD
+        else:
+            knock_nb(board, seat, answer, trace, status)
+        return E_NONE
+    if phase == PHASE_LAST_KNOCK:
+        if not knock_answer_legal_nb(view, answer):
+            error = illegal_nb(board, seat, kind, answer)  # the situation with the last discard in hand
+            set_hand_nb(board, seat, board[HIDDEN, S_KEEP])
+            return error
+        close_knock_offer_nb(view)
+        set_hand_nb(board, seat, board[HIDDEN, S_KEEP])
+        if answer == NO_CARD:
+            void_hand_nb(board, OUT_VOID, trace, status)
+            return E_NONE
+        take_card_nb(board, seat, True, trace, status)
+        knock_nb(board, seat, answer, trace, status)
+        return E_NONE
+    if phase == PHASE_DISCARD:
+        if answer < 0 or answer >= N_CARDS or view[V_HAND] & (BIT << answer) == 0 or answer == view[V_FORBIDDEN]:
+            return illegal_nb(board, seat, kind, answer)
+        discard_nb(board, seat, answer)
+        if tracing:
+            trace_nb(trace, status, board, seat, EV_DISCARD, answer, 0)
+        board[HIDDEN, S_TURN] = (seat + 1) % players
+        if N_CARDS - board[HIDDEN, S_STOCK_POS] > 2:
+            board[HIDDEN, S_PHASE] = PHASE_DRAW
+        elif rule_nb(board, R_WALL_RULE) == WALL_FIFTIETH_CARD:
+            board[HIDDEN, S_PHASE] = PHASE_WALL  # the last discard is offered to the next seat
+        else:
+            void_hand_nb(board, OUT_VOID, trace, status)  # the wall: two cards left and nobody knocked
+        return E_NONE
+    # PHASE_ARRANGE
+    if answer < 0 or answer >= view[V_N_ARRANGEMENTS]:
+        return illegal_nb(board, seat, kind, answer)
+    lay_and_score_nb(board, seat, board[HIDDEN, S_BIG_GIN] != 0, arrangements[answer], trace, status)
+    finish_hand_nb(board)
+    return E_NONE
+
+
+@njit(cache=True)
+def play_hand_nb(board, deciders, params, arrangements, trace, status):
+    """Play the current hand from the board to its end, filling the record: ask what is pending, apply the answer.
+    Returns a status."""
+    while True:
+        seat, kind = pending_nb(board, arrangements, trace, status)
+        if kind == D_NONE:
+            return E_NONE
+        error = apply_nb(board, seat, kind, deciders[seat](kind, board[seat], params[seat]), arrangements, trace,
+                         status)
+        if error:
+            return error
+
+
+@njit(cache=True)
+def play_turn_nb(board, deciders, params, arrangements, trace, status):
+    """Play on until the next seat is to draw or the hand is over (a turn of decisions the advisor prescribes)."""
+    while board[HIDDEN, S_PHASE] != PHASE_DRAW:
+        seat, kind = pending_nb(board, arrangements, trace, status)
+        if kind == D_NONE:
+            return E_NONE
+        error = apply_nb(board, seat, kind, deciders[seat](kind, board[seat], params[seat]), arrangements, trace,
+                         status)
+        if error:
+            return error
     return E_NONE
 
 

@@ -137,11 +137,25 @@ S_RULES = S_DECK + N_CARDS  # N_RULE_FIELDS slots
 S_RECORD = S_RULES + N_RULE_FIELDS  # N_HAND_FIELDS slots: the hand record being filled
 S_ERROR = S_RECORD + N_HAND_FIELDS  # ERROR_FIELDS slots (see illegal_nb in engine_nb)
 ERROR_FIELDS = 9  # E_* code, seat, kind, answer, hand, game, hand number, forbidden, knock mask
+S_TAKEN = S_ERROR + ERROR_FIELDS  # the card the seat to act took from the pile this turn (NO_CARD: none)
+S_KNOCKER = S_TAKEN + 1  # the seat that knocked, from the knock to the end of the showdown
+S_BIG_GIN = S_KNOCKER + 1  # 1 when that knock is a big gin
+S_KEEP = S_BIG_GIN + 1  # at the fiftieth card: the hand of the seat offered the last discard, without it
 
-PHASE_OFFER = 0  # the first upcard is being offered round the table
-PHASE_FORCED_STOCK = 1  # all passed: the seat left of the dealer must draw from the stock
-PHASE_DRAW = 2  # a normal turn
-PHASE_DONE = 3
+# The hand's step machine (engine_nb: pending_nb says what is asked next, apply_nb takes the answer). A phase
+# that asks names the decision; the others are steps the machine takes by itself.
+PHASE_OFFER = 0  # the first upcard is being offered round the table: D_TAKE_UPCARD
+PHASE_FORCED_STOCK = 1  # all passed: the seat left of the dealer draws from the stock (no decision)
+PHASE_DRAW = 2  # a normal turn: D_DRAW
+PHASE_DONE = 3  # the hand is over, its record written
+PHASE_AFTER_DRAW = 4  # 11 cards: a knock is offered if one is possible, else the discard (no decision)
+PHASE_KNOCK = 5  # D_KNOCK after a draw
+PHASE_DISCARD = 6  # D_DISCARD
+PHASE_WALL = 7  # two stock cards left and nobody knocked: the fiftieth card offered, or the hand void (no decision)
+PHASE_LAST_KNOCK = 8  # D_KNOCK at the fiftieth card: take the last discard only to knock with it
+PHASE_SHOWDOWN = 9  # the knocker lays its melds (no decision unless several arrangements are optimal)
+PHASE_ARRANGE = 10  # D_ARRANGE
+D_NONE = -1  # what pending_nb asks when the hand is over
 
 # -- Hand outcomes ----------------------------------------------------------------------
 OUT_KNOCK = 0
@@ -166,7 +180,7 @@ G_BOXES = 14  # 4 slots: hands won
 N_GAME_FIELDS = G_BOXES + MAX_SEATS
 MAX_HANDS_PER_GAME = 1000
 
-assert S_ERROR + ERROR_FIELDS <= V_SIZE  # the hidden row is a board row: its slots must fit
+assert S_KEEP < V_SIZE  # the hidden row is a board row: its slots must fit
 
 # -- Status codes of the engine ---------------------------------------------------------
 E_NONE = 0
