@@ -758,23 +758,10 @@ def apply_nb(board, seat, kind, answer, arrangements, trace, status):
 
 
 @njit(cache=True)
-def play_hand_nb(board, deciders, params, arrangements, trace, status):
-    """Play the current hand from the board to its end, filling the record: ask what is pending, apply the answer.
+def play_until_nb(board, deciders, params, arrangements, trace, status, until):
+    """Ask what is pending, apply the seat's answer, until the hand is over or reaches phase ``until``.
     Returns a status."""
-    while True:
-        seat, kind = pending_nb(board, arrangements, trace, status)
-        if kind == D_NONE:
-            return E_NONE
-        error = apply_nb(board, seat, kind, deciders[seat](kind, board[seat], params[seat]), arrangements, trace,
-                         status)
-        if error:
-            return error
-
-
-@njit(cache=True)
-def play_turn_nb(board, deciders, params, arrangements, trace, status):
-    """Play on until the next seat is to draw or the hand is over (a turn of decisions the advisor prescribes)."""
-    while board[HIDDEN, S_PHASE] != PHASE_DRAW:
+    while board[HIDDEN, S_PHASE] != until:
         seat, kind = pending_nb(board, arrangements, trace, status)
         if kind == D_NONE:
             return E_NONE
@@ -783,6 +770,18 @@ def play_turn_nb(board, deciders, params, arrangements, trace, status):
         if error:
             return error
     return E_NONE
+
+
+@njit(cache=True)
+def play_hand_nb(board, deciders, params, arrangements, trace, status):
+    """Play the current hand from the board to its end, filling the record. Returns a status."""
+    return play_until_nb(board, deciders, params, arrangements, trace, status, PHASE_DONE)
+
+
+@njit(cache=True)
+def play_turn_nb(board, deciders, params, arrangements, trace, status):
+    """Play on until the next seat is to draw or the hand is over (a turn of decisions the advisor prescribes)."""
+    return play_until_nb(board, deciders, params, arrangements, trace, status, PHASE_DRAW)
 
 
 @njit(cache=True)
