@@ -47,7 +47,7 @@ def test_debug_shows_the_traceback(monkeypatch):
 def test_every_refusal_class_is_an_oklasim_error():
     from oklasim.agent.seat import ProtocolError
     from oklasim.sim.engine import IllegalDecision
-    from oklasim.table.referee import IllegalMove
+    from oklasim.sim.board import IllegalMove
 
     for kind in (ProtocolError, IllegalDecision, IllegalMove):
         assert issubclass(kind, OklasimError) and issubclass(kind, ValueError)

@@ -11,17 +11,13 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from oklasim.agent import Agent  # noqa: E402
-from oklasim.analysis.match import match  # noqa: E402
-from oklasim.analysis.stats import proportion  # noqa: E402
 from oklasim.game.rules import Rules  # noqa: E402
-from oklasim.strategies.registry import resolve  # noqa: E402
-from oklasim.table.referee import AgentSeat, Table  # noqa: E402
+from oklasim.table.terminal import play  # noqa: E402
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
 PROMPTS = [
-    r"take the upcard \S+\? \[t\]ake / \[p\]ass > ",
-    r"the wall: .* > ",
+    r"take the upcard \S+\? \[t\]ake / \[n\]o > ",
+    r"'knock CARD', or \[n\]o \(the hand is void\) > ",
     r"draw: \[p\]ile \(\S+\) / \[s\]tock > ",
     r"1-\d+ > ",
     r"discard a card, or 'knock CARD' > ",
@@ -53,7 +49,7 @@ def play_on(child, moves: int | None = None, on_turn=None) -> str | None:
         if which == 5:
             return child.match.group(0)
         if which == 0:
-            child.sendline("p")
+            child.sendline("n")
         elif which == 1:
             child.sendline("n")
         elif which == 2:
@@ -89,7 +85,7 @@ def test_a_person_plays_a_whole_game_and_illegal_moves_are_refused(tmp_path):
         held = set(re.findall(r"\b[A2-9TJQK][scdh]\b", hand))
         missing = next(c for c in ("As", "2c", "Kd", "Qh", "7s") if c not in held)
         child.sendline(missing)
-        child.expect(f"you do not hold {missing}")
+        child.expect(f"{missing} is not in the hand")
         if "you may knock" not in screen:
             child.sendline(f"knock {sorted(held)[0]}")
             child.expect("you cannot knock discarding")
@@ -155,28 +151,57 @@ def test_interrupted_and_bad_starts_are_one_line():
         assert done.returncode == 1 and words in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_table_scores_like_the_engine():
-    """Bots on the Python table win as often as in the engine (the table referees the person's games)."""
-    rules = Rules()
-    wins = 0
-    games = 200
-    for g in range(games):
-        seats = [AgentSeat(Agent(rules, resolve(name), g)) for name in ("simple", "greedy")]
-        wins += Table(rules, seats, seed=g).play_game()["winner"] == 0
-    table = proportion(wins, games)
-    engine = match("simple", "greedy", rules=rules, games=4000, seed=2).a.games_won
-    assert engine.low - 0.1 < table.mean < engine.high + 0.1, (table, engine)
+def scripted(moves_for, rules: Rules, seed: int, **options) -> list[str]:
+    """``play`` with typed moves from ``moves_for(prompt, screen)``; returns what was shown."""
+    shown: list[str] = []
+    play(rules, "greedy", seed, ask=lambda prompt: moves_for(prompt, "\n".join(shown[-40:])), say=shown.append,
+         **options)
+    return shown
 
 
-@pytest.mark.parametrize("preset", ["openspiel", "pagat", "eaai", "north_american"])
-def test_the_table_plays_every_preset(preset):
-    """Bots finish games under every preset's rules (the wall's last chance, ties, spade doubling, bonuses)."""
-    rules = Rules.preset(preset)
-    for g in range(30):
-        seats = [AgentSeat(Agent(rules, resolve(name), g)) for name in ("greedy", "simple")]
-        result = Table(rules, seats, seed=g).play_game()
-        if result["winner"] is None:  # only a void or tied single hand has no winner
-            assert rules.single_hand and result["scores"][0] == result["scores"][1]
-            continue
-        assert rules.single_hand or max(result["scores"]) >= rules.target_score
-        assert result["totals"][result["winner"]] >= result["scores"][result["winner"]]
+def plain_moves(prompt: str, screen: str) -> str:
+    """A plain player's move for ``scripted``: as ``play_on`` answers the prompts."""
+    for pattern, move in zip(PROMPTS[:4], ("n", "n", "s", "1")):
+        if re.fullmatch(pattern, prompt):
+            return move
+    return turn_move(screen)
+
+
+def test_every_hand_is_shown_at_its_end_and_voids_are_announced():
+    shown = scripted(plain_moves, Rules(max_draws=6), seed=2)
+    assert shown.count("the hand is void: it reached the limit of 6 draws") >= 1
+    ends = [k for k, line in enumerate(shown) if line.startswith("the hand is void")]
+    assert shown[ends[0] + 1].startswith("your hand: ") and shown[ends[0] + 2].startswith("greedy's hand: ")
+    shown = scripted(plain_moves, Rules(), seed=5)
+    downs = [k for k, line in enumerate(shown) if " down: " in line]
+    assert downs and all(any(line.startswith("your hand: ") for line in shown[k : k + 12]) for k in downs)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players_sit_at_the_table(players):
+    shown = scripted(plain_moves, Rules(players=players), seed=7)
+    assert re.match(rf"\*\*\* game over: .*; totals you \d+(, greedy \(seat \d\) \d+){{{players - 1}}} \*\*\*",
+                    shown[-1].strip()), shown[-1]
+
+
+def test_pass_and_pile_have_their_own_keys():
+    shown = scripted(lambda prompt, screen: "p" if "take the upcard" in prompt and "'p'" not in screen
+                     else plain_moves(prompt, screen), Rules(), seed=4)
+    assert "  no: 'p' is not one of: t, n, no" in shown
+
+
+def test_resume_keeps_the_bot_and_the_coach_and_refuses_another(tmp_path):
+    save = tmp_path / "game.json"
+    first = start("--seed", "8", "--against", "greedy", "--coach", "--save", str(save))
+    play_on(first, moves=3)
+    first.expect(PROMPTS[:5])
+    first.sendline("quit")
+    assert finish(first) == 0
+    saved = json.loads(save.read_text())
+    assert saved["against"] == "greedy" and saved["coach"] is True and len(saved["moves"]) == 3
+    for args, words in [(["--against", "simple"], "is against greedy, not simple: leave out --against"),
+                        (["--seed", "9"], "has seed 8: leave out --seed"),
+                        (["--rules", "pagat"], "has its own rules: leave out --rules")]:
+        done = subprocess.run(OKLASIM + ["play", "--resume", str(save), *args], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 1 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -723,10 +723,8 @@ def apply_nb(board, seat, kind, answer, arrangements, trace, status):
             knock_nb(board, seat, answer, trace, status)
         return E_NONE
     if phase == PHASE_LAST_KNOCK:
-        if not knock_answer_legal_nb(view, answer):
-            error = illegal_nb(board, seat, kind, answer)  # the situation with the last discard in hand
-            set_hand_nb(board, seat, board[HIDDEN, S_KEEP])
-            return error
+        if not knock_answer_legal_nb(view, answer):  # the offer stands, the last discard shown in hand
+            return illegal_nb(board, seat, kind, answer)
         close_knock_offer_nb(view)
         set_hand_nb(board, seat, board[HIDDEN, S_KEEP])
         if answer == NO_CARD:
@@ -868,6 +866,44 @@ def seed_views_nb(board, seed, game):
 
 
 @njit(cache=True)
+def open_game_nb(board, seed, game, game_record):
+    """Start game ``game`` of ``seed``: the seats' streams, the first dealer drawn by lot (in the game record).
+    Returns the deck's stream."""
+    deck_rng = next_state_nb(stream_state_nb(seed, game))
+    board[HIDDEN, S_GAME] = game
+    seed_views_nb(board, seed, game)
+    game_record[:] = 0
+    game_record[G_GAME] = game
+    game_record[G_FIRST_DEALER] = below_nb(deck_rng, rule_nb(board, R_PLAYERS))
+    return deck_rng
+
+
+@njit(cache=True)
+def open_hand_nb(board, dealer, hands, scores, deck_rng, trace, status):
+    """Deal hand number ``hands`` of the game at ``scores`` and trace the deal. Returns the deck's stream."""
+    deck_rng = deal_nb(board, dealer, hands, scores, deck_rng)
+    if board[HIDDEN, S_TRACING]:
+        for seat in range(rule_nb(board, R_PLAYERS)):
+            trace_nb(trace, status, board, seat, EV_DEAL, board[HIDDEN, S_HANDS + seat], 0)
+        trace_nb(trace, status, board, dealer, EV_UPCARD, board[0, V_UPCARD], board[0, V_KNOCK_LIMIT])
+    return deck_rng
+
+
+@njit(cache=True)
+def close_hand_nb(board, record, scores, boxes, game_record):
+    """Count the hand just recorded into the game: its void, its box, the scores. Returns whether the game is over."""
+    if record[H_OUTCOME] == OUT_VOID or record[H_OUTCOME] == OUT_GUARD:
+        game_record[G_VOID_HANDS] += 1
+    if record[H_WINNER] >= 0:
+        boxes[record[H_WINNER]] += 1
+    top = 0
+    for seat in range(rule_nb(board, R_PLAYERS)):
+        scores[seat] += record[H_SEAT_POINTS + seat]
+        top = max(top, scores[seat])
+    return rule_nb(board, R_SINGLE_HAND) != 0 or top >= rule_nb(board, R_TARGET_SCORE)
+
+
+@njit(cache=True)
 def play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, game_record, trace, status):
     """One game to the target (one hand under ``single_hand``). Returns a status.
 
@@ -876,18 +912,11 @@ def play_game_nb(board, deciders, params, seed, game, arrangements, hand_out, ga
     """
     if hand_out.shape[0] - status[ST_HANDS] < MAX_HANDS_PER_GAME:
         return E_BUFFER
-    players = rule_nb(board, R_PLAYERS)
-    deck_rng = next_state_nb(stream_state_nb(seed, game))
-    dealer = below_nb(deck_rng, players)  # the first dealer is drawn by lot
-    board[HIDDEN, S_GAME] = game
-    seed_views_nb(board, seed, game)
+    deck_rng = open_game_nb(board, seed, game, game_record)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
     boxes = np.zeros(MAX_SEATS, dtype=np.int64)
-    game_record[:] = 0
-    game_record[G_GAME] = game
-    game_record[G_FIRST_DEALER] = dealer
-    return play_hands_nb(board, deciders, params, dealer, 0, scores, boxes, deck_rng, arrangements, hand_out,
-                         game_record, trace, status)
+    return play_hands_nb(board, deciders, params, game_record[G_FIRST_DEALER], 0, scores, boxes, deck_rng,
+                         arrangements, hand_out, game_record, trace, status)
 
 
 @njit(cache=True)
@@ -898,16 +927,11 @@ def play_hands_nb(board, deciders, params, dealer, hands, scores, boxes, deck_rn
     The game loop of ``play_game_nb``; the advisor plays a game on from its
     middle with it. Returns a status.
     """
-    players = rule_nb(board, R_PLAYERS)
     while True:
         if hands == MAX_HANDS_PER_GAME:
             game_record[G_GUARD] = 1
             break
-        deck_rng = deal_nb(board, dealer, hands, scores, deck_rng)
-        if board[HIDDEN, S_TRACING]:
-            for seat in range(players):
-                trace_nb(trace, status, board, seat, EV_DEAL, board[HIDDEN, S_HANDS + seat], 0)
-            trace_nb(trace, status, board, dealer, EV_UPCARD, board[0, V_UPCARD], board[0, V_KNOCK_LIMIT])
+        deck_rng = open_hand_nb(board, dealer, hands, scores, deck_rng, trace, status)
         error = play_hand_nb(board, deciders, params, arrangements, trace, status)
         if error:
             return error
@@ -915,15 +939,7 @@ def play_hands_nb(board, deciders, params, dealer, hands, scores, boxes, deck_rn
         record[:] = board[HIDDEN, S_RECORD : S_RECORD + N_HAND_FIELDS]
         status[ST_HANDS] += 1
         hands += 1
-        if record[H_OUTCOME] == OUT_VOID or record[H_OUTCOME] == OUT_GUARD:
-            game_record[G_VOID_HANDS] += 1
-        if record[H_WINNER] >= 0:
-            boxes[record[H_WINNER]] += 1
-        top = 0
-        for seat in range(players):
-            scores[seat] += record[H_SEAT_POINTS + seat]
-            top = max(top, scores[seat])
-        if rule_nb(board, R_SINGLE_HAND) or top >= rule_nb(board, R_TARGET_SCORE):
+        if close_hand_nb(board, record, scores, boxes, game_record):
             break
         dealer = next_dealer_nb(board, record, dealer)
     game_record[G_HANDS] = hands

@@ -1,29 +1,32 @@
-"""``oklasim play``: a person against a bot in the terminal (registered in ``oklasim.cli``)."""
+"""``oklasim play``: a person against bots in the terminal (registered in ``oklasim.cli``)."""
 
 from __future__ import annotations
 
 import sys
 
 import click
+from click.core import ParameterSource
 
-from oklasim.cli.options import Interrupted, rules_option, seed_option
+from oklasim.cli.options import Interrupted, load_rules, rules_and_players, seed_option
 
 
 @click.command("play")
-@click.option("--against", default="simple", show_default=True, help="The bot's strategy.")
-@rules_option()
+@click.option("--against", help="The bots' strategy [simple; on --resume the saved one].")
+@rules_and_players()
 @seed_option("Seed of the deals (the same seed and moves give the same game) [random].", default=None)
 @click.option("--coach", is_flag=True, help="Show the `oklasim advise` table at each of your knock decisions.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Keep the game in FILE, rewritten after every move.")
-@click.option("--resume", type=click.Path(exists=True, dir_okay=False), help="Go on with a game saved with --save.")
-def play_command(against, rules_spec, seed, coach, save, resume) -> None:
-    """Play a whole game against a bot: your hand sorted into melds, typed moves ('help' lists them)."""
-    from oklasim.game.rules import Rules
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False),
+              help="Go on with a game saved with --save (its rules, bots, seed and coach).")
+def play_command(against, rules_spec, players, seed, coach, save, resume) -> None:
+    """Play a whole game against bots (2-4 players): your hand sorted into melds, typed moves ('help' lists them)."""
     from oklasim.table.terminal import play
 
+    rules_given = click.get_current_context().get_parameter_source("rules_spec") != ParameterSource.DEFAULT
+    rules = load_rules(rules_spec, players) if rules_given or players or not resume else None
     kept = save or resume
     try:
-        play(None if resume else Rules.load(rules_spec), against, seed, save, resume, coach, ask=input, say=click.echo)
+        play(rules, against, seed, save, resume, coach, ask=input, say=click.echo)
     except KeyboardInterrupt:
         click.echo(err=True)  # off the line of the prompt
         raise Interrupted(f"game interrupted{'; it is saved in ' + kept if kept else ''}") from None

@@ -61,6 +61,33 @@ def seat_arguments(seats: Sequence[Strategy]) -> tuple[tuple, np.ndarray]:
     return tuple(s.decide for s in padded), params
 
 
+def illegal_reason(kind: int, answer: int, hand: int, forbidden: int, knocks: int) -> str:
+    """Why the step machine refused ``answer`` to decision ``kind`` from a seat holding ``hand`` (``forbidden``: the
+    card it may not discard, ``knocks``: the knock discards it was offered). Every referee gives this reason."""
+    if kind == L.D_TAKE_UPCARD:
+        return f"the answer to 'take the upcard' is 1 (take) or 0 (pass), not {answer}"
+    if kind == L.D_DRAW:
+        return f"the answer to 'draw' is 1 (the pile) or 0 (the stock), not {answer}"
+    if kind == L.D_ARRANGE:
+        return f"{answer} is not one of the arrangements offered"
+    card = 0 <= answer < 52
+    shown = CARD_NAMES[answer] if card else str(answer)
+    if kind == L.D_KNOCK and answer == L.BIG_GIN:
+        return "big gin is not on offer: it needs all 11 cards melded, under rules that play it"
+    if kind == L.D_KNOCK and answer == L.NO_CARD:
+        return "a knock was not on offer"
+    if not card:
+        return f"{shown} is not a card"
+    if not hand >> answer & 1:
+        return f"{shown} is not in the hand"
+    if answer == forbidden:
+        return f"{shown} was just taken from the pile: it may not be discarded this turn"
+    if kind == L.D_KNOCK:
+        offered = format_hand(knocks) or "none (big gin only)"
+        return f"discarding {shown} leaves too much deadwood to knock (knock discards on offer: {offered})"
+    return f"{shown} may not be played now"
+
+
 def raise_illegal(status: np.ndarray, seats: Sequence[Strategy], seed: int) -> None:
     seat, kind, answer, hand, game, hand_no, forbidden, knocks = status[E.ST_ERROR + 1 : E.ST_ERROR + L.ERROR_FIELDS].tolist()
     card_answer = kind in (L.D_KNOCK, L.D_DISCARD) and 0 <= answer < 52
@@ -72,7 +99,8 @@ def raise_illegal(status: np.ndarray, seats: Sequence[Strategy], seed: int) -> N
         situation += f", legal knock discards: {format_hand(knocks) or 'none (big gin only)'}"
     raise IllegalDecision(
         f"strategy {seats[seat].name!r} (seat {seat}) made an illegal decision: answered {shown} "
-        f"to '{DECISION_NAMES[kind]}' with {situation}; game {game} hand {hand_no} of seed {seed}"
+        f"to '{DECISION_NAMES[kind]}' ({illegal_reason(kind, answer, hand, forbidden, knocks)}) with {situation}; "
+        f"game {game} hand {hand_no} of seed {seed}"
     )
 
 

@@ -1,12 +1,13 @@
-"""``oklasim play``: a person plays whole games against a bot in the terminal.
+"""``oklasim play``: a person plays whole games against bots in the terminal (2-4 players).
 
-The person's seat (``PersonSeat``) shows what the person may see (their
-hand sorted into melds with its deadwood, the pile, the knock limit, the
-score), reads typed moves and refuses illegal ones with the reason. The
-game is a ``Table`` (``oklasim.table.referee``) between that seat and an agent.
-A game is fixed by its seed, the rules, the bot and the person's moves, so
-saving it is writing those down (after every move, atomically) and resuming
-is replaying them.
+The person's seat (``PersonSeat``) shows what the board's row of that seat
+shows (the hand sorted into melds with its deadwood, the pile, the knock limit,
+the scores), tells the table's events as text, reads typed moves and shows the
+referee's reason when one is refused. The game is a ``Table``
+(``oklasim.table.referee``): the engine's step machine, the bots deciding as in
+the engine. A game is fixed by its seed, the rules, the bots and the person's
+moves, so saving it is writing those down (after every move, atomically) and
+resuming is replaying them.
 """
 
 from __future__ import annotations
@@ -17,19 +18,26 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-from oklasim.agent import Agent
-from oklasim.agent.seat import Turn
+import numpy as np
+
+from oklasim._kernels import layout as L
+from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
 from oklasim.errors import OklasimError
 from oklasim.game import melds
-from oklasim.game.cards import card_value, cards_of, format_card, format_hand, mask_of, parse_card
+from oklasim.game.cards import card_value, cards_of, format_card, format_hand, parse_card
 from oklasim.game.rules import Rules
+from oklasim.sim.board import Event, IllegalMove
+from oklasim.sim.engine import illegal_reason
 from oklasim.strategies.registry import resolve
-from oklasim.table.referee import AgentSeat, Table, knock_legal
+from oklasim.table.referee import BotSeat, Table
 
-SAVE_FORMAT = 1
-HELP = """moves: at the upcard offer 't' (take) or 'p' (pass); at a draw 'p' (pile) or 's' (stock);
-after the draw a card to discard ('Kd'), 'knock Kd' to knock (or go gin) discarding it, 'big gin' when offered.
+SAVE_FORMAT = 2  # 2: the moves of the step machine's decisions ('n' passes the upcard, 'p' takes the pile)
+HELP = """moves: at the upcard offer 't' (take) or 'n' (no, pass); at a draw 'p' (pile) or 's' (stock);
+after the draw a card to discard ('Kd'); when a knock is offered 'knock Kd' knocks (or goes gin) discarding it,
+'big gin' lays all 11 cards; at the wall 'knock Kd' takes the last discard to knock, 'n' lets the hand be void.
 any time: 'hand' shows the table again, 'help' this text, 'quit' stops (the game is saved with --save)."""
+YES_NO = {"t": 1, "take": 1, "n": 0, "no": 0, "pass": 0}
+PILE_STOCK = {"p": 1, "pile": 1, "s": 0, "stock": 0}
 
 
 class Quit(Exception):
@@ -47,32 +55,38 @@ def arranged(hand: int) -> str:
     return " ".join(groups + [format_card(c) for c in rest]) + f"   deadwood {sum(map(card_value, rest))}"
 
 
-class PersonSeat:
-    """The person's seat: protocol events shown as text, decisions read from typed moves."""
+def deadwood(hand: int) -> int:
+    return int(melds.deadwood([hand])[0])
 
-    def __init__(self, rules: Rules, bot_name: str, ask: Callable[[str], str], say: Callable[[str], None],
-                 saved: list[str] = (), coach: Callable[["PersonSeat"], list[str]] | None = None,
+
+def pile_of(view: np.ndarray) -> list[int]:
+    return view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]].tolist()
+
+
+def known_holdings(view: np.ndarray, seat: int) -> int:
+    """Cards ``seat`` took from the pile and still holds, as the view shows them (a card taken again after its
+    discard is left out)."""
+    return int(view[L.V_TAKEN + seat] & ~view[L.V_DISCARDED + seat] & ~view[L.V_PILE_MASK])
+
+
+class PersonSeat:
+    """The person's seat (seat 0): what the board's row shows, told as text; decisions read from typed moves."""
+
+    def __init__(self, rules: Rules, names: list[str], ask: Callable[[str], str], say: Callable[[str], None],
+                 saved: list[str] = (), coach: Callable[[np.ndarray], list[str]] | None = None,
                  on_move: Callable[[list[str]], None] | None = None):
         self.rules = rules
-        self.bot = bot_name
+        self.names = names  # per seat; names[0] is "you"
         self.ask_raw, self.say_raw = ask, say
         self.saved = list(saved)  # the moves of a saved game, replayed before asking
         self.position = 0
-        self.moves: list[str] = []  # every accepted move of the game so far
+        self.moves: list[str] = []  # every move typed in the game so far (a refused one replays as refused)
         self.coach = coach
         self.on_move = on_move
         self.seat = 0
-        self.hand = 0
-        self.pile: list[int] = []
-        self.upcard = 0
-        self.limit = 0
-        self.scores = [0, 0]
-        self.stock = 0
-        self.dealer = 0
-        self.taken = None  # the card just taken from the pile
-        self.opponent_took = 0  # cards the bot took from the pile and still holds
-        self.hand_number = 0
-        self.must_knock = False  # took the last discard at the wall (fiftieth-card rule)
+        self.view: np.ndarray | None = None  # the row of the decision being asked
+        self.scores = [0] * rules.players
+        self.discard_next: int | None = None  # a plain discard typed at the knock offer: the answer to come
 
     # -- output ---------------------------------------------------------------------------
 
@@ -80,155 +94,169 @@ class PersonSeat:
         if not self.replaying:
             self.say_raw(text)
 
+    def who(self, seat: int, you: str, others: str) -> str:
+        """'you pass' / 'greedy passes'."""
+        return f"you {you}" if seat == self.seat else f"{self.names[seat]} {others}"
+
     def show(self) -> None:
-        limit = "gin only" if self.limit == 0 else f"knock limit {self.limit}"
-        self.say(f"\n-- hand {self.hand_number + 1} · you {self.scores[self.seat]}, {self.bot} {self.scores[1 - self.seat]}"
-                 f" (game to {self.rules.target_score}) · {limit} (upcard {format_card(self.upcard)}) · stock {self.stock} --")
-        pile = " ".join(format_card(c) for c in self.pile[-8:])
-        self.say(f"pile      {'... ' if len(self.pile) > 8 else ''}{pile}   (top {format_card(self.pile[-1])})" if self.pile
+        v = self.view
+        limit = "gin only" if v[L.V_KNOCK_LIMIT] == 0 else f"knock limit {v[L.V_KNOCK_LIMIT]}"
+        scores = ", ".join(f"{self.names[s]} {v[L.V_SCORES + s]}" for s in range(self.rules.players))
+        self.say(f"\n-- hand {v[L.V_HAND_NUMBER] + 1} · {scores} (game to {self.rules.target_score}) · {limit} "
+                 f"(upcard {format_card(v[L.V_UPCARD])}) · stock {v[L.V_STOCK_LEFT]} --")
+        pile = pile_of(v)
+        shown = " ".join(format_card(c) for c in pile[-8:])
+        self.say(f"pile      {'... ' if len(pile) > 8 else ''}{shown}   (top {format_card(pile[-1])})" if pile
                  else "pile      empty")
-        if self.opponent_took:
-            self.say(f"{self.bot} holds {format_hand(self.opponent_took)} (taken from the pile)")
-        self.say(f"your hand {arranged(self.hand)}")
+        for seat in range(self.rules.players):
+            held = known_holdings(v, seat) if seat != self.seat else 0
+            if held:
+                self.say(f"{self.names[seat]} holds {format_hand(held)} (taken from the pile)")
+        self.say(f"your hand {arranged(int(v[L.V_HAND]))}")
 
-    # -- events ---------------------------------------------------------------------------
+    # -- what the table tells -----------------------------------------------------------------
 
-    def tell(self, m: dict) -> None:
-        kind = m["type"]
-        me = m.get("seat") == self.seat
-        who = "you" if me else self.bot
-        if kind == "new_hand":
-            self.seat, self.dealer, self.hand_number = m["seat"], m["dealer"], m["hand_number"]
-            self.hand = mask_of(parse_card(c) for c in m["hand"])
-            self.upcard = parse_card(m["upcard"])
-            self.pile, self.scores = [self.upcard], m["scores"]
-            self.limit = self.rules.knock_limit(self.upcard)
-            self.stock = 52 - 2 * self.rules.hand_size - 1
-            self.opponent_took = 0
-            dealer = "you deal" if self.dealer == self.seat else f"{self.bot} deals"
-            self.say(f"\n=== hand {self.hand_number + 1}: {dealer}; the upcard is {format_card(self.upcard)} ===")
-        elif kind == "pass":
-            self.say(f"{who} {'pass' if me else 'passes'} the upcard")
-        elif kind == "draw":
-            card = parse_card(m["card"]) if m["card"] else None
-            if m["from"] == "pile":
-                self.pile.pop()
-                if not me:
-                    self.opponent_took |= 1 << card
-            else:
-                self.stock -= 1
-            if me:
-                self.hand |= 1 << card
-                self.taken = card if m["from"] == "pile" else None
-                self.say(f"you {'take' if m['from'] == 'pile' else 'draw'} {format_card(card)}")
-            else:
-                self.say(f"{self.bot} takes {format_card(card)} from the pile" if card is not None
-                         else f"{self.bot} draws from the stock")
-        elif kind == "discard":
-            card = parse_card(m["card"])
-            self.pile.append(card)
-            if me:
-                self.hand &= ~(1 << card)
-            else:
-                self.opponent_took &= ~(1 << card)
-            self.say(f"{who} {'discard' if me else 'discards'} {format_card(card)}")
-        elif kind == "knock":
-            what = "gin" if m["deadwood"] == 0 else f"a knock with {m['deadwood']} deadwood"
-            self.say(f"{who} {'go' if me else 'goes'} down: {what}, laying {' '.join('[' + ' '.join(x) + ']' for x in m['melds'])}")
-        elif kind == "layoff":
-            laid = " ".join(m["cards"]) or "nothing"
-            self.say(f"{who} {'lay' if me else 'lays'} off {laid}; deadwood {m['deadwood']}")
-        elif kind == "final_hand" and not me:
-            self.say(f"{self.bot}'s hand: {arranged(mask_of(parse_card(c) for c in m['hand']))}")
-        elif kind == "hand_over":
-            self.say(self.hand_summary(m))
-        elif kind == "game_over":
-            won = "nobody wins" if m["winner"] is None else "you win" if m["winner"] == self.seat else self.bot + " wins"
-            self.say(f"\n*** game over: {won}; totals you {m['totals'][self.seat]}, {self.bot} {m['totals'][1 - self.seat]} ***")
+    def tell(self, e: Event) -> None:
+        card = format_card(e.a) if 0 <= e.a < 52 else ""
+        if e.name == "upcard":
+            limit = "gin only" if e.b == 0 else f"knock limit {e.b}"
+            self.say(f"\n=== hand {e.hand + 1}: {self.who(e.seat, 'deal', 'deals')}; the upcard is {card} ({limit}) ===")
+        elif e.name == "pass":
+            self.say(self.who(e.seat, "pass", "passes") + " the upcard")
+        elif e.name == "take_upcard":
+            self.say(self.who(e.seat, "take", "takes") + f" the upcard {card}")
+        elif e.name == "draw_stock":
+            self.say(f"you draw {card}" if e.seat == self.seat else f"{self.names[e.seat]} draws from the stock")
+        elif e.name == "draw_pile":
+            self.say(self.who(e.seat, "take", "takes") + f" {card} from the pile")
+        elif e.name == "discard":
+            self.say(self.who(e.seat, "discard", "discards") + f" {card}")
+        elif e.name == "knock":
+            what = ("big gin" if e.a == L.BIG_GIN else f"gin, discarding {card}" if e.b == 0
+                    else f"a knock with {e.b} deadwood, discarding {card}")
+            self.say(self.who(e.seat, "go", "goes") + f" down: {what}")
+        elif e.name == "melds":
+            self.say("  " + self.who(e.seat, "lay", "lays") + f" [{format_hand(e.a)}]")
+        elif e.name == "layoff":
+            laid = format_hand(e.a) or "nothing"
+            self.say(self.who(e.seat, "lay", "lays") + f" off {laid}; deadwood {e.b}")
+        elif e.name == "void":
+            why = (f"it reached the limit of {self.rules.max_draws} draws" if e.a == L.OUT_GUARD
+                   else "nobody knocked before the stock came down to its last two cards")
+            self.say(f"the hand is void: {why}")
 
-    def hand_summary(self, m: dict) -> str:
-        if m["winner"] is None:
-            return f"the hand is {'void' if m['outcome'] != 'tie' else 'a tie'}: nobody scores"
-        who = "you" if m["winner"] == self.seat else self.bot
-        return (f"{m['outcome']}: {who} {'score' if who == 'you' else 'scores'} {m['points'][m['winner']]}; "
-                f"score you {m['scores'][self.seat]}, {self.bot} {m['scores'][1 - self.seat]}")
+    def hand_over(self, record: np.ndarray, hands: list[int]) -> None:
+        for seat, hand in enumerate(hands):
+            owner = "your hand" if seat == self.seat else f"{self.names[seat]}'s hand"
+            self.say(f"{owner}: {arranged(hand)}")
+        for seat in range(self.rules.players):
+            self.scores[seat] += int(record[L.H_SEAT_POINTS + seat])
+        winner = int(record[L.H_WINNER])
+        if winner < 0:
+            outcome = "a tie" if record[L.H_OUTCOME] == L.OUT_TIE else "void"
+            summary = f"the hand is {outcome}: nobody scores"
+        else:
+            summary = f"{L.OUTCOME_NAMES[record[L.H_OUTCOME]]}: " + self.who(winner, "score", "scores") + \
+                f" {record[L.H_POINTS]}"
+        scores = ", ".join(f"{self.names[s]} {self.scores[s]}" for s in range(self.rules.players))
+        self.say(f"{summary}; score {scores}")
+
+    def game_over(self, result: dict) -> None:
+        winner = result["winner"]
+        won = "nobody wins" if winner is None else "you win" if winner == self.seat else f"{self.names[winner]} wins"
+        totals = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(result["totals"]))
+        self.say(f"\n*** game over: {won}; totals {totals} ***")
 
     # -- decisions ------------------------------------------------------------------------
 
-    def take_upcard(self) -> bool:
+    def decide(self, kind: int, view: np.ndarray) -> int:
+        self.view = view
+        if kind == L.D_DISCARD and self.discard_next is not None:
+            card, self.discard_next = self.discard_next, None
+            return card
         self.show()
-        answer = self.choose(f"take the upcard {format_card(self.upcard)}? [t]ake / [p]ass > ",
-                             {"t": "take", "take": "take", "p": "pass", "pass": "pass"})
-        return answer == "take"
+        if kind == L.D_TAKE_UPCARD:
+            return self.choose(f"take the upcard {format_card(view[L.V_UPCARD])}? [t]ake / [n]o > ", YES_NO)
+        if kind == L.D_DRAW:
+            return self.choose(f"draw: [p]ile ({format_card(pile_of(view)[-1])}) / [s]tock > ", PILE_STOCK)
+        if kind == L.D_KNOCK:
+            return self.knock_offer(view)
+        if kind == L.D_DISCARD:
+            return self.discard(view)
+        return self.arrangement(view)
 
-    def draw(self) -> str:
-        self.show()
-        top = format_card(self.pile[-1])
-        if self.stock <= 2:
-            answer = self.choose(f"the wall: take {top} only to knock [p], or let the hand be void [n] > ",
-                                 {"p": "pile", "pile": "pile", "n": "none", "none": "none"})
-            self.must_knock = answer == "pile"
-            return answer
-        return self.choose(f"draw: [p]ile ({top}) / [s]tock > ", {"p": "pile", "pile": "pile", "s": "stock", "stock": "stock"})
+    def refused(self, refusal: IllegalMove) -> None:
+        self.say(f"  no: {refusal.reason}")
 
-    def play_turn(self) -> Turn:
-        self.show()
-        forbidden = self.taken if self.taken is not None and not self.rules.discard_taken_card else None
-        knocks = [c for c in cards_of(self.hand) if c != forbidden and knock_legal(self.hand, c, self.limit)[0]]
-        big_gin = self.rules.big_gin and melds.deadwood([self.hand])[0] == 0
-        if knocks or big_gin:
-            options = ", ".join(f"{format_card(c)} (deadwood {knock_legal(self.hand, c, self.limit)[1]})" for c in knocks)
-            self.say(f"you may knock: discarding {options}" + ("; or big gin" if big_gin else ""))
+    def knock_offer(self, view: np.ndarray) -> int:
+        hand = int(view[L.V_HAND])
+        options = ", ".join(f"{format_card(c)} (deadwood {deadwood(hand & ~(1 << c))})"
+                            for c in cards_of(int(view[L.V_KNOCK_DISCARDS])))
+        options += ("; or " if options else "") + "big gin" if view[L.V_BIG_GIN] else ""
+        last_chance = bool(view[L.V_LAST_CHANCE])
+        if last_chance:
+            top = format_card(pile_of(view)[-1])
+            self.say(f"the wall: two stock cards left; you may take {top} only to knock with it: discarding {options}")
+        else:
+            self.say(f"you may knock: discarding {options}")
             if self.coach is not None and not self.replaying:
-                for line in self.coach(self):
+                for line in self.coach(view):
                     self.say("  coach | " + line)
+        prompt = "'knock CARD', or [n]o (the hand is void) > " if last_chance else "discard a card, or 'knock CARD' > "
         while True:
-            text = self.read("discard a card, or 'knock CARD' > ")
+            words = self.read(prompt).split()
+            said = [w.lower() for w in words]
+            if said in (["big", "gin"], ["biggin"]):
+                return L.BIG_GIN
+            if last_chance and said in (["n"], ["no"], ["none"]):
+                return L.NO_CARD
             try:
-                turn = self.parse_turn(text, forbidden, big_gin)
-            except ValueError as exc:
+                card, knock = self.card_move(words)
+            except OklasimError as exc:
                 self.refuse(str(exc))
                 continue
-            self.accept(text)
-            self.must_knock = False
-            return turn
+            if knock:
+                return card
+            if last_chance:
+                self.refuse("at the wall the last discard is taken only to knock: 'knock CARD', or 'n'")
+                continue
+            if not hand >> card & 1 or card == view[L.V_FORBIDDEN]:  # refused now, while the knock is still offered
+                self.refuse(illegal_reason(L.D_DISCARD, card, hand, int(view[L.V_FORBIDDEN]), 0))
+                continue
+            self.discard_next = card
+            return L.NO_CARD
 
-    def parse_turn(self, text: str, forbidden: int | None, big_gin: bool) -> Turn:
-        words = text.split()
-        lowered = [w.lower() for w in words]
-        if lowered in (["big", "gin"], ["biggin"]):
-            if not big_gin:
-                raise OklasimError("big gin needs all 11 cards melded" + ("" if self.rules.big_gin else ", and these rules do not play it"))
-            return Turn(None, True, self.choose_melds(self.hand), 0)
-        knock = bool(words) and lowered[0] in ("knock", "gin", "k")
+    def discard(self, view: np.ndarray) -> int:
+        while True:
+            try:
+                card, knock = self.card_move(self.read("discard a card, or 'knock CARD' > ").split())
+            except OklasimError as exc:
+                self.refuse(str(exc))
+                continue
+            if not knock:
+                return card
+            after = deadwood(int(view[L.V_HAND]) & ~(1 << card))
+            limit = "this hand is gin only" if view[L.V_KNOCK_LIMIT] == 0 else f"the knock limit is {view[L.V_KNOCK_LIMIT]}"
+            self.refuse(f"you cannot knock discarding {format_card(card)}: {after} deadwood left, {limit}")
+
+    @staticmethod
+    def card_move(words: list[str]) -> tuple[int, bool]:
+        """'Kd' or 'knock Kd' (also 'k Kd', 'gin Kd'): the card, and whether it knocks."""
+        knock = bool(words) and words[0].lower() in ("knock", "gin", "k")
         if knock:
             words = words[1:]
         if len(words) != 1:
             raise OklasimError("name one card, e.g. 'Kd' or 'knock Kd'")
-        card = parse_card(words[0])
-        if not self.hand >> card & 1:
-            raise OklasimError(f"you do not hold {format_card(card)}")
-        if card == forbidden:
-            raise OklasimError(f"you may not discard {format_card(card)}: you just took it from the pile")
-        if not knock:
-            if self.must_knock:
-                raise OklasimError("you took the last discard to knock: knock now")
-            return Turn(card, False)
-        legal, dw = knock_legal(self.hand, card, self.limit)
-        if not legal:
-            limit = "this hand is gin only" if self.limit == 0 else f"the knock limit is {self.limit}"
-            raise OklasimError(f"you cannot knock discarding {format_card(card)}: {dw} deadwood left, {limit}")
-        return Turn(card, True, self.choose_melds(self.hand & ~(1 << card)), dw)
+        return parse_card(words[0]), knock
 
-    def choose_melds(self, hand: int) -> tuple[int, ...]:
-        options = melds.optimal_arrangements(hand)
-        if len(options) == 1 or melds.deadwood([hand])[0] == 0:
-            return options[0]
-        self.say("lay which melds? (the same deadwood; your opponent lays off against them)")
-        for k, option in enumerate(options, 1):
-            self.say(f"  {k}: {' '.join('[' + format_hand(m) + ']' for m in option)}")
-        picked = self.choose(f"1-{len(options)} > ", {str(k): k - 1 for k in range(1, len(options) + 1)})
-        return options[picked]
+    def arrangement(self, view: np.ndarray) -> int:
+        count = int(view[L.V_N_ARRANGEMENTS])
+        width = MAX_MELDS_IN_ARRANGEMENT
+        self.say("lay which melds? (the same deadwood; your opponents lay off against them)")
+        for k in range(count):
+            row = view[L.V_ARRANGEMENTS + width * k : L.V_ARRANGEMENTS + width * (k + 1)]
+            self.say(f"  {k + 1}: {' '.join('[' + format_hand(int(m)) + ']' for m in row if m)}")
+        return self.choose(f"1-{count} > ", {str(k): k - 1 for k in range(1, count + 1)})
 
     # -- reading moves --------------------------------------------------------------------
 
@@ -238,18 +266,24 @@ class PersonSeat:
 
     def choose(self, prompt: str, answers: dict):
         while True:
-            text = self.read(prompt)
-            key = text.strip().lower()
+            key = self.read(prompt).strip().lower()
             if key in answers:
-                self.accept(key)
                 return answers[key]
-            self.refuse(f"{text.strip()!r} is not one of: {', '.join(k for k in answers if len(k) <= 2)}")
+            self.refuse(f"{key!r} is not one of: {', '.join(k for k in answers if len(k) <= 2)}")
 
     def read(self, prompt: str) -> str:
-        """The next move: from the saved game while replaying, else typed (commands handled here)."""
+        """The next move: from the saved game while replaying, else typed (commands handled here); kept."""
         if self.replaying:
             self.position += 1
-            return self.saved[self.position - 1]
+            text = self.saved[self.position - 1]
+        else:
+            text = self.typed(prompt)
+        self.moves.append(text)
+        if self.on_move is not None and not self.replaying:
+            self.on_move(self.moves)
+        return text
+
+    def typed(self, prompt: str) -> str:
         while True:
             text = self.ask_raw(prompt).strip()
             command = text.lower()
@@ -262,31 +296,29 @@ class PersonSeat:
             elif text:
                 return text
 
-    def accept(self, move: str) -> None:
-        self.moves.append(move)
-        if self.on_move is not None and not self.replaying:
-            self.on_move(self.moves)
-
     def refuse(self, reason: str) -> None:
-        if self.replaying:
-            raise OklasimError(f"the saved game does not replay: {reason}")
         self.say(f"  no: {reason}")
 
 
 # -- a whole game ---------------------------------------------------------------------------
 
 
-def coach_lines(person: PersonSeat, opponent: str) -> list[str]:
-    """The ``oklasim advise`` table for the person's knock decision (a short time budget)."""
+def coach_lines(view: np.ndarray, opponent: str, rules: Rules) -> list[str]:
+    """The ``oklasim advise`` table for the person's knock decision (a short time budget; two players)."""
     from oklasim.advise import advise
 
-    pile = list(person.pile)
+    if rules.players != 2:
+        return ["(no advice here: the advisor weighs two-player hands)"]
+    me, other = int(view[L.V_SEAT]), 1 - int(view[L.V_SEAT])
+    drawn = int(view[L.V_DRAWN])
+    took = format_card(drawn) if drawn >= 0 and view[L.V_TAKEN + me] >> drawn & 1 else None
     try:
         advice = advise(
-            format_hand(person.hand), upcard=format_card(person.upcard), pile=[format_card(c) for c in pile],
-            opponent_took=format_hand(person.opponent_took) or (), took=format_card(person.taken) if person.taken is not None else None,
-            stock=person.stock, scores=(person.scores[person.seat], person.scores[1 - person.seat]), rules=person.rules,
-            dealer="me" if person.dealer == person.seat else "opponent", opponent=opponent, max_seconds=3.0, seed=1,
+            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]),
+            pile=[format_card(c) for c in pile_of(view)], opponent_took=format_hand(known_holdings(view, other)) or (),
+            took=took, stock=int(view[L.V_STOCK_LEFT]), scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])),
+            rules=rules, dealer="me" if view[L.V_DEALER] == me else "opponent", opponent=opponent, max_seconds=3.0,
+            seed=1,
         )
     except ValueError as exc:
         return [f"(no advice here: {exc})"]
@@ -305,24 +337,43 @@ def load_save(path: Path) -> dict:
         record = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise OklasimError(f"cannot read the saved game {path}: {exc}") from None
-    fields = {"format", "against", "rules", "seed", "moves"}
-    if not isinstance(record, dict) or not fields <= record.keys() or record["format"] != SAVE_FORMAT:
-        raise OklasimError(f"{path} is not a game saved by oklasim play (format {SAVE_FORMAT})")
+    fields = {"format", "against", "rules", "seed", "moves", "coach"}
+    if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT or not fields <= record.keys():
+        raise OklasimError(f"{path} is not a game saved by this oklasim play (save format {SAVE_FORMAT}); "
+                           "start a new game")
     return record
 
 
-def play(rules: Rules | None = None, against: str = "simple", seed: int | None = None, save: str | None = None,
+def seat_names(rules: Rules, bot: str) -> list[str]:
+    """'you', then the bots: by their strategy's name, numbered by seat when there are several."""
+    if rules.players == 2:
+        return ["you", bot]
+    return ["you"] + [f"{bot} (seat {seat})" for seat in range(1, rules.players)]
+
+
+def play(rules: Rules | None = None, against: str | None = None, seed: int | None = None, save: str | None = None,
          resume: str | None = None, coach: bool = False, ask: Callable[[str], str] = input,
          say: Callable[[str], None] = print) -> dict | None:
-    """Play one game in the terminal; returns the result, or None if the person quit."""
+    """Play one game in the terminal (the person in seat 0, bots playing ``against`` in the others); returns the
+    result, or None if the person quit. On ``resume``, the saved rules, bot, seed and coach are kept: ``rules``
+    and ``against`` must then be None or the saved ones."""
     saved: list[str] = []
     if resume:
         record = load_save(Path(resume))
         if record.get("finished"):
             raise OklasimError(f"the game saved in {resume} is over; start a new one")
+        if against is not None and against != record["against"]:
+            raise OklasimError(f"the game saved in {resume} is against {record['against']}, not {against}: "
+                               "leave out --against to resume it")
+        if seed is not None and seed != record["seed"]:
+            raise OklasimError(f"the game saved in {resume} has seed {record['seed']}: leave out --seed to resume it")
+        if rules is not None and rules != Rules.from_dict(record["rules"]):
+            raise OklasimError(f"the game saved in {resume} has its own rules: leave out --rules and --players")
         rules, against, seed, saved = Rules.from_dict(record["rules"]), record["against"], record["seed"], record["moves"]
+        coach = coach or record["coach"]
         save = save or resume
     rules = rules or Rules()
+    against = against or "simple"
     seed = secrets.randbelow(2**31) if seed is None else seed
     strategy = resolve(against)
     save_path = Path(save) if save else None
@@ -332,14 +383,16 @@ def play(rules: Rules | None = None, against: str = "simple", seed: int | None =
     def on_move(moves: list[str], finished: bool = False) -> None:
         if save_path is not None:
             write_save(save_path, {"format": SAVE_FORMAT, "against": against, "rules": rules.to_dict(), "seed": seed,
-                                   "moves": moves, "finished": finished})
+                                   "coach": coach, "moves": moves, "finished": finished})
 
-    person = PersonSeat(rules, strategy.name, ask, say, saved, coach=(lambda p: coach_lines(p, against)) if coach else None,
-                        on_move=on_move)
-    table = Table(rules, [person, AgentSeat(Agent(rules, strategy, seed))], seed)
+    names = seat_names(rules, strategy.name)
+    person = PersonSeat(rules, names, ask, say, saved, on_move=on_move,
+                        coach=(lambda view: coach_lines(view, against, rules)) if coach else None)
+    table = Table(rules, [person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
     if saved:
         say(f"resuming the game from {resume}: {len(saved)} moves replayed")
-    say(f"you play {strategy.name} under the {rules_label(rules)} rules; type 'help' for the moves")
+    bots = strategy.name if rules.players == 2 else f"{rules.players - 1} bots playing {strategy.name}"
+    say(f"you play {bots} under the {rules_label(rules)} rules; type 'help' for the moves")
     try:
         result = table.play_game()
     except Quit:
