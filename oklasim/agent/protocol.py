@@ -2,7 +2,8 @@
 
 ``Agent.handle`` takes one decoded message and returns the reply to write
 (an answer to a decision, an error naming the bad field) or ``None`` for an
-accepted event; ``serve`` runs it over a pair of text streams.
+accepted event; ``serve`` runs it over a pair of text streams. Whatever a
+line holds, it gets at most one reply, and a refused line changes nothing.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ import sys
 from typing import Any, TextIO
 
 from oklasim import __version__
-from oklasim.agent.seat import ProtocolError, SeatView
+from oklasim.agent.seat import IllegalAnswer, ProtocolError, SeatView, describe
 from oklasim.game.cards import format_card, format_hand, mask_of, parse_card
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import Strategy
 
 PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 64 * 1024  # a real message is under 1 KiB: a longer line is refused unread, whatever it holds
+TAGS = ("id", "seq")  # what a referee may attach to any message to match it with the reply
+MAX_TAG = 2**53 - 1  # the largest integer every JSON reader (JavaScript's included) holds exactly
 DECISIONS = ("take_upcard", "draw", "discard", "melds")
 # Events after a knock that change nothing the seat decides on: accepted, checked for a seat number.
 SHOWDOWN_EVENTS = ("melds", "layoff", "final_hand")
@@ -38,7 +42,7 @@ def card_of(value: Any, field: str) -> int:
     if card is not None:
         return card
     if not isinstance(value, str):
-        raise ProtocolError(field, f"{field}: a card is written as text such as 'Th', got {value!r}")
+        raise ProtocolError(field, f"{field}: a card is written as text such as 'Th', got {describe(value)}")
     try:
         return parse_card(value)
     except ValueError as exc:
@@ -50,7 +54,7 @@ def cards_of(value: Any, field: str) -> list[int]:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
     if not isinstance(value, list):
-        raise ProtocolError(field, f"{field}: give a list of cards, got {value!r}")
+        raise ProtocolError(field, f"{field}: give a list of cards, got {describe(value)}")
     cards = [card_of(item, field) for item in value]
     if len(set(cards)) != len(cards):
         raise ProtocolError(field, f"{field}: a card is listed twice")
@@ -69,43 +73,52 @@ class Agent:
         self.rules = rules
         self.strategy = strategy
         self.handlers = {name[4:]: getattr(self, name) for name in dir(self) if name.startswith("_on_")}
+        self.handlers.update(dict.fromkeys(SHOWDOWN_EVENTS, self._showdown_detail))
 
     def hello(self) -> dict[str, Any]:
         changed = {k: v for k, v in self.rules.to_dict().items() if v != getattr(Rules(), k)}
         return {"type": "hello", "v": PROTOCOL_VERSION, "agent": "oklasim", "version": __version__,
-                "strategy": self.strategy.canonical(), "rules": changed, "players": self.rules.players}
+                "strategy": self.strategy.canonical(), "rules": changed, "players": self.rules.players,
+                "target_score": self.rules.target_score}
 
     def handle_line(self, line: str) -> dict[str, Any] | None:
+        if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+            return error("line", f"the line is over {MAX_LINE_BYTES} bytes, the limit")
         try:
             message = json.loads(line)
-        except json.JSONDecodeError as exc:
-            return error("line", f"not JSON: {exc.msg} at column {exc.colno}")
+        except RecursionError:
+            return error("line", "not JSON this agent reads: nested too deeply")
+        except ValueError as exc:  # not JSON, or an integer of more digits than Python converts
+            return error("line", f"not JSON: {exc}")
         return self.handle(message)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
+        tags = tags_of(message)
         try:
             if not isinstance(message, dict):
                 raise ProtocolError("line", "each line must be one JSON object")
-            if message.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
-                raise ProtocolError("v", f"protocol version {message['v']!r} is not supported (this agent speaks {PROTOCOL_VERSION})")
+            check_tags(message, tags)
+            check_version(message)
             kind = message.get("type")
             handler = self.handlers.get(kind) if isinstance(kind, str) else None
             if handler is None:
-                raise ProtocolError("type", f"unknown message type {kind!r}")
-            return handler(message)
+                raise ProtocolError("type", f"unknown message type {describe(kind)}")
+            answer = handler(message)
+            return None if answer is None else make_reply("answer", tags, **answer)
         except ProtocolError as exc:
-            return error(exc.field, str(exc))
-        except RuntimeError as exc:  # the strategy itself answered illegally
-            return error("strategy", str(exc))
+            return error(exc.field, str(exc), tags)
+        except IllegalAnswer as exc:
+            return error("strategy", str(exc), tags)
         except Exception as exc:  # noqa: BLE001 - a bug must still reach the referee as a line, not kill the seat
-            return error("internal", f"{type(exc).__name__}: {exc}")
+            return error("internal", f"{type(exc).__name__}: {exc}", tags)
 
     # -- events ---------------------------------------------------------------------------
 
     def _on_new_hand(self, m):
         hand = mask_of(cards_of(require(m, "hand"), "hand"))
         upcard = card_of(require(m, "upcard"), "upcard")
-        self.seat.new_hand(require(m, "seat"), require(m, "dealer"), hand, upcard, m.get("scores"), m.get("hand_number"))
+        self.seat.new_hand(require(m, "seat"), require(m, "dealer"), hand, upcard,
+                           m.get("scores"), m.get("hand_number"))
 
     def _on_pass(self, m):
         self.seat.passed(require(m, "seat"))
@@ -126,11 +139,9 @@ class Agent:
     def _on_game_over(self, m):
         self.seat.game_over()
 
-    def _on_info(self, m):
+    def _showdown_detail(self, m):
         if "seat" in m:
             self.seat.check_seat(m["seat"])
-
-    _on_melds = _on_layoff = _on_final_hand = _on_info
 
     def _on_quit(self, m):
         raise SystemExit(0)
@@ -139,9 +150,7 @@ class Agent:
 
     def _on_decide(self, m):
         decision = require(m, "decision")
-        answer: dict[str, Any] = {"type": "answer", "v": PROTOCOL_VERSION, "decision": decision}
-        if "id" in m:
-            answer["id"] = m["id"]
+        answer: dict[str, Any] = {"decision": decision}
         if decision == "take_upcard":
             answer["take"] = self.seat.take_upcard()
         elif decision == "draw":
@@ -158,7 +167,7 @@ class Agent:
             answer["melds"] = melds_json(melds)
             answer["deadwood"] = dw
         else:
-            raise ProtocolError("decision", f"unknown decision {decision!r}; one of {', '.join(DECISIONS)}")
+            raise ProtocolError("decision", f"unknown decision {describe(decision)}; one of {', '.join(DECISIONS)}")
         return answer
 
 
@@ -168,15 +177,44 @@ def require(message: dict, field: str):
     return message[field]
 
 
-def error(field: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "v": PROTOCOL_VERSION, "field": field, "message": message}
+def is_tag(value: Any) -> bool:
+    return isinstance(value, str) or (type(value) is int and -MAX_TAG <= value <= MAX_TAG)
+
+
+def tags_of(message: Any) -> dict[str, Any]:
+    """The message's well-formed id and seq, echoed in its reply (a malformed one is refused by ``check_tags``)."""
+    if not isinstance(message, dict):
+        return {}
+    return {name: message[name] for name in TAGS if name in message and is_tag(message[name])}
+
+
+def check_tags(message: dict, tags: dict[str, Any]) -> None:
+    for name in TAGS:
+        if name in message and name not in tags:
+            shown = describe(message[name])
+            raise ProtocolError(name, f"{name}: a string or an integer within ±{MAX_TAG}, got {shown}")
+
+
+def check_version(message: dict) -> None:
+    version = message.get("v", PROTOCOL_VERSION)
+    if type(version) is not int or version != PROTOCOL_VERSION:  # JSON's true and 1.0 equal 1 in Python: not here
+        raise ProtocolError(
+            "v", f"protocol version {describe(version)} is not supported (this agent speaks {PROTOCOL_VERSION})")
+
+
+def make_reply(kind: str, tags: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {"type": kind, "v": PROTOCOL_VERSION, **tags, **fields}
+
+
+def error(field: str, message: str, tags: dict[str, Any] | None = None) -> dict[str, Any]:
+    return make_reply("error", tags or {}, field=field, message=message)
 
 
 def serve(agent: Agent, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Answer the referee until 'quit' (exit status 0) or until its input ends (status 1: a dead referee)."""
     write(stdout, agent.hello())
     while True:
-        line = stdin.readline()
+        line = read_line(stdin)
         if not line:
             print("oklasim agent: the referee closed the input without 'quit'", file=sys.stderr)
             return 1
@@ -188,6 +226,16 @@ def serve(agent: Agent, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) 
             return int(done.code or 0)
         if reply is not None:
             write(stdout, reply)
+
+
+def read_line(stdin: TextIO) -> str:
+    """The next line ('' at the end). Bytes are read when the stream has them, so that a line that is not UTF-8 is
+    refused as JSON rather than ending the agent; a line over MAX_LINE_BYTES is cut (and refused), its rest skipped."""
+    source = getattr(stdin, "buffer", stdin)
+    line = piece = source.readline(MAX_LINE_BYTES + 1)
+    while len(line) > MAX_LINE_BYTES and piece and piece[-1:] not in ("\n", b"\n"):
+        piece = source.readline(MAX_LINE_BYTES)  # read on by bounded pieces: memory stays bounded
+    return line.decode("utf-8", "replace") if isinstance(line, bytes) else line
 
 
 def write(stdout: TextIO, message: dict[str, Any]) -> None:

@@ -25,6 +25,9 @@ from oklasim.sim.engine import DECISION_NAMES, stream_key
 from oklasim.strategies.registry import Strategy
 
 BIT = 1
+# Scores and hand numbers beyond any real game: a bound that keeps them well inside the view's int64.
+MAX_COUNT = 2**31 - 1
+DESCRIBED_CHARS = 40  # a value quoted in an error message is cut to this: the referee may send anything
 
 
 class ProtocolError(OklasimError):
@@ -33,6 +36,27 @@ class ProtocolError(OklasimError):
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field = field
+
+
+class IllegalAnswer(RuntimeError):
+    """The strategy answered a decision against the rules (a fault of the strategy, not of the referee)."""
+
+
+def describe(value) -> str:
+    """``value`` for an error message: short, and safe to build for anything JSON decodes to."""
+    if isinstance(value, (list, dict)):  # never their repr: it may be huge, or nested deeper than the stack
+        return "a list" if isinstance(value, list) else "an object"
+    if isinstance(value, int) and value.bit_length() > 64:  # repr of a huge integer is slow, or refused
+        return "an integer too large"
+    text = repr(value)
+    return text if len(text) <= DESCRIBED_CHARS else text[: DESCRIBED_CHARS - 3] + "..."
+
+
+def check_count(value, field: str, high: int = MAX_COUNT) -> int:
+    """An integer 0..high: JSON's true, 1.0 and "1" are not integers here."""
+    if type(value) is not int or not 0 <= value <= high:
+        raise ProtocolError(field, f"{field} must be an integer 0..{high}, got {describe(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -83,15 +107,20 @@ class SeatView:
         return self.rules.players
 
     def check_seat(self, seat, field: str = "seat") -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._players():
-            raise ProtocolError(field, f"{field} must be a seat number 0..{self._players() - 1}, got {seat!r}")
-        return seat
+        return check_count(seat, field, self._players() - 1)
+
+    def check_scores(self, scores) -> list[int]:
+        players = self._players()
+        if not isinstance(scores, list) or len(scores) != players:
+            raise ProtocolError("scores", f"scores: a list of one integer per seat ({players}), got {describe(scores)}")
+        return [check_count(score, "scores") for score in scores]
 
     def _in_hand(self, what: str) -> None:
         if self.phase == OVER:
             raise ProtocolError("type", f"{what} outside a hand: report new_hand first")
 
     # -- events -------------------------------------------------------------------------
+    # Each event checks everything before it changes anything: a refused event leaves the seat as it was.
 
     def new_hand(self, seat: int, dealer: int, hand: int, upcard: int, scores=None, hand_number=None) -> None:
         """A fresh deal: the seat's cards and the first upcard."""
@@ -102,16 +131,10 @@ class SeatView:
             raise ProtocolError("hand", f"a dealt hand has {size} cards, got {hand.bit_count()}")
         if hand >> upcard & 1:
             raise ProtocolError("upcard", "the upcard cannot also be in the hand")
-        if scores is not None:
-            if len(scores) != self._players() or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
-                raise ProtocolError("scores", f"scores: one integer per seat ({self._players()}), got {scores!r}")
-            self.scores = list(scores)
-        if hand_number is not None:
-            if isinstance(hand_number, bool) or not isinstance(hand_number, int) or hand_number < 0:
-                raise ProtocolError("hand_number", f"hand_number must be a non-negative integer, got {hand_number!r}")
-            self.hand_number = hand_number
-        else:
-            self.hand_number += 1
+        scores = self.scores if scores is None else self.check_scores(scores)
+        hand_number = self.hand_number + 1 if hand_number is None else check_count(hand_number, "hand_number")
+        self.scores = scores
+        self.hand_number = hand_number
         if self._fresh_rng:  # the seat's own random stream runs on across the hands of a game, as in the engine
             state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
             self.view[L.V_RNG] = np.uint64(state).astype(np.int64)
@@ -141,6 +164,7 @@ class SeatView:
         self.offers = 0
         self.turn = (dealer + 1) % self._players()
         self.drawn_from = None  # "pile" or "stock" once the seat to play has drawn this turn
+        self.taken_card = L.NO_CARD  # the card the seat to play took from the pile this turn
         self.held_known = [0] * self._players()  # cards each other seat took from the pile and still holds
         self.knocker = -1
         self.last_chance_knock = None
@@ -200,6 +224,7 @@ class SeatView:
         v[L.V_DRAWS] += 1
         self.phase = PLAY
         self.drawn_from = source
+        self.taken_card = card if source == "pile" else L.NO_CARD
 
     def discarded(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (a knock's discard too, before the knock is reported)."""
@@ -207,14 +232,14 @@ class SeatView:
         self._in_hand("discard")
         if self.phase != PLAY or seat != self.turn or self.drawn_from is None:
             raise ProtocolError("seat", f"discard: seat {seat} has not drawn this turn")
+        if card == self._forbidden():
+            raise ProtocolError("card", f"discard: {format_hand(BIT << card)} was just taken from the pile")
         v = self.view
         if seat == self.seat:
             if not v[L.V_HAND] >> card & 1:
                 raise ProtocolError("card", f"discard: the seat does not hold {format_hand(BIT << card)}")
-            if card == self._forbidden():
-                raise ProtocolError("card", f"discard: {format_hand(BIT << card)} was just taken from the pile")
             v[L.V_HAND] &= ~(BIT << card)
-        elif (v[L.V_HAND] | v[L.V_PILE_MASK]) >> card & 1:
+        elif self._placed(holder=seat) >> card & 1:
             raise ProtocolError("card", f"discard: seat {seat} cannot hold {format_hand(BIT << card)}")
         else:
             self.held_known[seat] &= ~(BIT << card)
@@ -223,26 +248,43 @@ class SeatView:
         v[L.V_DRAWN] = L.NO_CARD
         v[L.V_FORBIDDEN] = L.NO_CARD
         self.drawn_from = None
+        self.taken_card = L.NO_CARD
         self.turn = (seat + 1) % self._players()
 
     def knocked(self, seat: int) -> None:
-        """``seat`` knocked (after its discard) or went big gin: the hand goes to the showdown."""
+        """``seat`` knocked right after its discard, or went big gin (after its draw, no discard): the showdown."""
         seat = self.check_seat(seat)
         if self.phase != PLAY:
             raise ProtocolError("type", "knock: no hand is being played")
-        big_gin = self.drawn_from is not None and seat == self.turn
-        previous = (self.turn - 1) % self._players()
-        if not big_gin and seat != previous:
-            raise ProtocolError("seat", f"knock: seat {seat} did not just discard")
+        if self.drawn_from is None:
+            self._check_knock(seat)
+        else:
+            self._check_big_gin(seat)
         self.knocker = seat
         self.phase = SHOWDOWN
+
+    def _check_knock(self, seat: int) -> None:
+        """A knock follows the knocker's discard; the cards this seat keeps after its own must be within the limit."""
+        discarder = (self.turn - 1) % self._players()
+        if seat != discarder:
+            raise ProtocolError("seat", f"knock: seat {seat} did not just discard (seat {discarder} did)")
+        limit = int(self.view[L.V_KNOCK_LIMIT])
+        if seat == self.seat and (deadwood := self._deadwood()) > limit:
+            raise ProtocolError("seat", f"knock: the seat's deadwood {deadwood} is over the knock limit {limit}")
+
+    def _check_big_gin(self, seat: int) -> None:
+        """A knock with no discard is big gin: in the rules, by the seat that just drew, all its own cards melded."""
+        if seat != self.turn:
+            raise ProtocolError("seat", f"knock: seat {seat} did not just discard (seat {self.turn} has drawn)")
+        if not self.rules.big_gin:
+            raise ProtocolError("seat", "knock: a knock without a discard is big gin, which these rules do not play")
+        if seat == self.seat and (deadwood := self._deadwood()) != 0:
+            raise ProtocolError("seat", f"knock: big gin melds every card; the seat's deadwood is {deadwood}")
 
     def hand_over(self, scores=None) -> None:
         """The hand is scored (or void); ``scores`` are the game scores after it."""
         if scores is not None:
-            if len(scores) != self._players() or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
-                raise ProtocolError("scores", f"scores: one integer per seat ({self._players()}), got {scores!r}")
-            self.scores = list(scores)
+            self.scores = self.check_scores(scores)
         self.phase = OVER
 
     def game_over(self) -> None:
@@ -298,30 +340,32 @@ class SeatView:
             raise ProtocolError("decision", "melds: only the defender declares melds, after a knock")
         count = optimal_arrangements_nb(np.int64(self.hand), self.arrangements)
         melds = tuple(int(m) for m in self.arrangements[0] if m) if count else ()
-        return melds, int(deadwood_nb(np.int64(self.hand)))
+        return melds, self._deadwood()
 
     # -- helpers ------------------------------------------------------------------------
 
     def _ask(self, kind: int) -> int:
         return int(self.strategy.decide(kind, self.view, self.params))
 
-    def _illegal(self, kind: int, answer: int) -> RuntimeError:
-        return RuntimeError(
+    def _illegal(self, kind: int, answer: int) -> IllegalAnswer:
+        return IllegalAnswer(
             f"strategy {self.strategy.name!r} answered {answer} to '{DECISION_NAMES[kind]}' with hand "
             f"{format_hand(self.hand, by_rank=True)}"
         )
 
-    def _placed(self) -> int:
-        """Cards whose place the seat knows outside the stock."""
+    def _deadwood(self) -> int:
+        return int(deadwood_nb(np.int64(self.hand)))
+
+    def _placed(self, holder: int = -1) -> int:
+        """Cards whose place the seat knows outside the stock and outside the hand of seat ``holder``."""
         known = self.hand | int(self.view[L.V_PILE_MASK])
-        for mask in self.held_known:
-            known |= mask
+        for seat, mask in enumerate(self.held_known):
+            if seat != holder:
+                known |= mask
         return known
 
     def _forbidden(self) -> int:
-        if self.drawn_from == "pile" and not self.rules.discard_taken_card:
-            return int(self.view[L.V_DRAWN])
-        return L.NO_CARD
+        return L.NO_CARD if self.rules.discard_taken_card else self.taken_card
 
     def _pop_pile(self) -> None:
         v = self.view
