@@ -19,7 +19,7 @@ from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim.agent import Agent, ProtocolError, SeatView
 from oklasim.agent.transcript import after_draw, decide, transcript
-from oklasim.game.cards import format_card, format_hand
+from oklasim.game.cards import format_card, format_hand, parse_card
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 from oklasim.strategies.registry import resolve
@@ -220,3 +220,15 @@ def test_agent_process_reports_a_dead_referee_and_bad_options():
     assert out.returncode == 1
     assert json.loads(out.stdout)["field"] == "strategy"
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_knockers_choice_of_melds_is_the_engines():
+    """Knocks with several arrangements of least deadwood, where ``defensive`` picks one: the same melds laid."""
+    from oklasim.game import melds
+
+    told = list(transcript(Rules(), ["defensive", "greedy"], 3, 100))
+    chosen = [e for m, e in told if m.get("decision") == "discard" and e and e["knock"] and e["deadwood"] > 0]
+    several = [e for e in chosen if len(melds.optimal_arrangements(sum(
+        1 << c for meld in e["melds"] for c in map(parse_card, meld)))) > 1]
+    assert len(several) >= 5
+    assert follow(Rules(), ["defensive", "greedy"], seed=3, games=100) > 300

@@ -3,9 +3,9 @@ and leaves the seat exactly as it was (a later decision answers as if the line h
 
 from __future__ import annotations
 
-import copy
 import io
 import json
+import pickle
 
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
@@ -59,11 +59,10 @@ def told(seat: Agent, *messages: dict) -> Agent:
     return seat
 
 
-def state(seat: Agent):
-    """Everything the seat keeps between messages (the arrangements are a scratch buffer)."""
-    scratch = ("view", "arrangements", "strategy", "params", "rules")
-    kept = {k: v for k, v in vars(seat.seat).items() if k not in scratch}
-    return seat.seat.view.tobytes(), copy.deepcopy(kept)
+def state(seat: Agent) -> bytes:
+    """Everything the seat keeps between messages: its board and its bookkeeping (not its scratch buffers)."""
+    scratch = ("arrangements", "trace", "status", "strategy", "params", "rules")
+    return pickle.dumps({k: v for k, v in vars(seat.seat).items() if k not in scratch})
 
 
 def refused(seat: Agent, message, field: str, **tags) -> dict:

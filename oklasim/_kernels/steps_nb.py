@@ -49,3 +49,8 @@ def next_dealer_step(board, record, dealer):
 @lazy_njit(void(BOARD, ROW, ROW, ROW))
 def settle_step(board, scores, boxes, game_record):
     E.settle_game_nb(board, scores, boxes, game_record)
+
+
+@lazy_njit(void(BOARD, int64, int64, ROW))
+def start_hand_step(board, dealer, hand_number, scores):
+    E.start_hand_nb(board, dealer, hand_number, scores)

@@ -1,27 +1,35 @@
-"""One seat of a game refereed elsewhere: its view row built from reported events, its decisions.
+"""One seat of a game refereed elsewhere: the engine's step machine, driven by the reported events.
 
-A foreign referee (the EAAI Java referee, OpenSpiel, a person's game)
-tells the seat what it may see, event by event; ``SeatView`` keeps the same
-int64 view row the engine would give the seat (``oklasim._kernels.layout``)
-and asks the strategy's kernel when the referee asks for a decision. Every
-event and request is checked against what the seat knows; a bad one raises
-``ProtocolError`` naming the field and leaves the view unchanged.
+A foreign referee (the EAAI Java referee, OpenSpiel) tells the seat what it
+may see, event by event. ``SeatView`` keeps a whole engine board whose hidden
+cards are one completion consistent with what the seat knows (the other hands
+and the stock drawn from the unseen cards, a card moved among them when an
+event shows where it is), and plays every event on it through the step
+machine (``steps_nb.pending_step`` / ``apply_step``): the seat's view row is
+then the engine's, and its strategy decides on it. An event the machine
+refuses is refused with the machine's reason; a bad one raises
+``ProtocolError`` naming the field and leaves the seat as it was. What the
+seat cannot see it cannot check: another seat's knock ends the hand on the
+referee's word (its turn and the big-gin rule are checked).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim._kernels import steps_nb as S
 from oklasim._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
 from oklasim._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
 from oklasim.errors import OklasimError
-from oklasim.game.cards import N_CARDS, format_hand
+from oklasim.game.cards import N_CARDS, cards_of, format_hand
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import DECISION_NAMES, stream_key
+from oklasim.sim.engine import DECISION_NAMES, illegal_reason, stream_key
 from oklasim.strategies.registry import Strategy
 
 BIT = 1
@@ -69,27 +77,56 @@ class Turn:
     deadwood: int = 0
 
 
-OFFER, PLAY, SHOWDOWN, OVER = "offer", "play", "showdown", "over"
+SHOWN, PLAY, SHOWDOWN, OVER = "shown", "play", "showdown", "over"  # SHOWN: another seat took the last discard
+UNCHANGING = ("board", "arrangements", "trace", "status", "strategy", "params", "rules")  # scratch or fixed
+FIELD_OF = {L.D_TAKE_UPCARD: "seat", L.D_DRAW: "from", L.D_KNOCK: "seat", L.D_DISCARD: "card"}
+
+
+def event(method):
+    """An event is all or nothing: on a refusal the board and the seat's bookkeeping are put back as they were."""
+
+    @functools.wraps(method)
+    def all_or_nothing(self, *args):
+        board, kept = self.board.copy(), {k: copy.copy(v) for k, v in vars(self).items() if k not in UNCHANGING}
+        try:
+            return method(self, *args)
+        except ProtocolError:
+            self.board[:] = board
+            vars(self).update(kept)
+            raise
+
+    return all_or_nothing
 
 
 class SeatView:
-    """The view row of one seat, kept up to date from the referee's events."""
+    """One seat's board, kept up to date from the referee's events; its strategy answers the referee's decisions."""
 
     def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0):
         self.rules = rules
         self.strategy = strategy
         self.params = strategy.vector()
-        self.view = np.zeros(L.V_SIZE, dtype=np.int64)
+        self.board = E.new_board()
+        self.board[L.HIDDEN, L.S_RULES : L.S_RULES + L.N_RULE_FIELDS] = rules.to_array()
         self.arrangements = np.zeros((L.MAX_ARRANGEMENTS, L.MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
+        self.trace = np.zeros((1, E.TRACE_FIELDS), dtype=np.int64)  # never written: the board does not trace
+        self.status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
         self.key = stream_key(seed)
         self.game = 0
         self.hand_number = -1
         self.scores = [0] * rules.players
         self.phase = OVER
         self.seat = 0
+        self.knocker = -1
+        self.held_known = [0] * rules.players  # cards each other seat took from the pile and still holds
+        self.last_discard: tuple[int, int, np.ndarray] | None = None  # (seat, card, board before): a knock may follow
+        self.wall_knock = L.NO_CARD  # the knock the seat chose when it asked for the last discard
         self._fresh_rng = True
 
     # -- what the seat knows ------------------------------------------------------------
+
+    @property
+    def view(self) -> np.ndarray:
+        return self.board[self.seat]
 
     @property
     def hand(self) -> int:
@@ -115,13 +152,89 @@ class SeatView:
             raise ProtocolError("scores", f"scores: a list of one integer per seat ({players}), got {describe(scores)}")
         return [check_count(score, "scores") for score in scores]
 
-    def _in_hand(self, what: str) -> None:
-        if self.phase == OVER:
-            raise ProtocolError("type", f"{what} outside a hand: report new_hand first")
+    # -- the board ----------------------------------------------------------------------
 
-    # -- events -------------------------------------------------------------------------
-    # Each event checks everything before it changes anything: a refused event leaves the seat as it was.
+    @property
+    def _phase(self) -> int:
+        return int(self.board[L.HIDDEN, L.S_PHASE])
 
+    @property
+    def _turn(self) -> int:
+        return int(self.board[L.HIDDEN, L.S_TURN])
+
+    def _pending(self) -> tuple[int, int]:
+        seat, kind = S.pending_step(self.board, self.arrangements, self.trace, self.status)
+        return int(seat), int(kind)
+
+    def _apply(self, board: np.ndarray, seat: int, kind: int, answer: int, what: str) -> None:
+        """Play ``answer`` on ``board``; the machine's refusal as a ProtocolError on the decision's field."""
+        if S.apply_step(board, seat, kind, answer, self.arrangements, self.trace, self.status) != L.E_NONE:
+            error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
+            reason = illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8]))
+            error[:] = 0
+            raise ProtocolError(FIELD_OF.get(kind, "seat"), f"{what}: {reason}")
+
+    def _asked(self, seat: int, what: str, kinds: tuple[int, ...]) -> int:
+        """The decision the machine asks of ``seat`` now, one of ``kinds``; else the event is out of turn."""
+        asked_seat, kind = self._pending()
+        if asked_seat != seat or kind not in kinds:
+            whose = "nobody's turn: the hand is over" if kind == L.D_NONE else f"seat {asked_seat} is to play"
+            raise ProtocolError("seat", f"{what}: not seat {seat}'s move ({whose})")
+        return kind
+
+    def _hidden_hand(self, seat: int) -> int:
+        return int(self.board[L.HIDDEN, L.S_HANDS + seat])
+
+    def _set_hidden_hand(self, seat: int, hand: int) -> None:
+        self.board[L.HIDDEN, L.S_HANDS + seat] = hand
+        self.board[seat, L.V_HAND] = hand
+
+    def _stock(self) -> np.ndarray:
+        """The stock's cards on the board, the next draw first (a view: writing it rearranges the completion)."""
+        return self.board[L.HIDDEN, L.S_DECK + self.board[L.HIDDEN, L.S_STOCK_POS] : L.S_DECK + N_CARDS]
+
+    def _unseen_holder(self, card: int) -> int:
+        """Where the completion put ``card`` that the seat has not seen: another seat, or -1 for the stock; raises
+        if the seat knows the card is elsewhere (its hand, the pile, a hand that took it from the pile)."""
+        for seat in range(self._players()):
+            if seat != self.seat and self._hidden_hand(seat) >> card & 1 and not self.held_known[seat] >> card & 1:
+                return seat
+        if card in self._stock():
+            return -1
+        raise ProtocolError("card", f"{format_hand(BIT << card)} is not among the cards this seat has not seen")
+
+    def _swap(self, card: int, holder: int, other: int, other_holder: int) -> None:
+        """Exchange two unseen cards between their places (a seat, or -1: the stock)."""
+        stock = self._stock()
+        places = {c: int(np.flatnonzero(stock == c)[0]) for c, where in ((card, holder), (other, other_holder))
+                  if where < 0}
+        for have, give, take in ((holder, card, other), (other_holder, other, card)):
+            if have >= 0:
+                self._set_hidden_hand(have, self._hidden_hand(have) & ~(BIT << give) | (BIT << take))
+            else:
+                stock[places[give]] = take
+
+    def _deal_completion(self, dealer: int, hand: int, upcard: int) -> None:
+        """The seat's hand and the upcard where they are; the other hands and the stock from the unseen cards."""
+        players, size = self._players(), self.rules.hand_size
+        unseen = [c for c in range(N_CARDS) if not hand >> c & 1 and c != upcard]
+        deck = self.board[L.HIDDEN, L.S_DECK : L.S_DECK + N_CARDS]
+        dealt = 0
+        for seat in range(players):
+            cards = list(cards_of(hand)) if seat == self.seat else unseen[dealt : dealt + size]
+            dealt += 0 if seat == self.seat else size
+            deck[seat * size : (seat + 1) * size] = cards
+            self.board[L.HIDDEN, L.S_HANDS + seat] = sum(BIT << c for c in cards)
+        deck[players * size] = upcard
+        deck[players * size + 1 :] = unseen[dealt:]
+        self.board[L.HIDDEN, L.S_STOCK_POS] = players * size
+        scores = np.zeros(L.MAX_SEATS, dtype=np.int64)
+        scores[:players] = self.scores
+        S.start_hand_step(self.board, dealer, self.hand_number, scores)
+
+    # -- events: each is all or nothing (``event``): a refused one leaves the seat as it was -------------------
+
+    @event
     def new_hand(self, seat: int, dealer: int, hand: int, upcard: int, scores=None, hand_number=None) -> None:
         """A fresh deal: the seat's cards and the first upcard."""
         seat = self.check_seat(seat)
@@ -137,150 +250,162 @@ class SeatView:
         self.hand_number = hand_number
         if self._fresh_rng:  # the seat's own random stream runs on across the hands of a game, as in the engine
             state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
-            self.view[L.V_RNG] = np.uint64(state).astype(np.int64)
+            self.board[seat, L.V_RNG] = np.uint64(state).astype(np.int64)
             self._fresh_rng = False
-        rng = self.view[L.V_RNG]
-        v = self.view
-        v[:] = 0
-        v[L.V_RNG] = rng
-        v[L.V_SEAT] = seat
-        v[L.V_PLAYERS] = self._players()
-        v[L.V_DEALER] = dealer
-        v[L.V_HAND] = hand
-        v[L.V_HAND_NUMBER] = self.hand_number
-        v[L.V_UPCARD] = upcard
-        v[L.V_KNOCK_LIMIT] = self.rules.knock_limit(upcard)
-        v[L.V_MULTIPLIER] = self.rules.score_multiplier(upcard)
-        v[L.V_STOCK_LEFT] = N_CARDS - self._players() * size - 1
-        v[L.V_DRAWN] = L.NO_CARD
-        v[L.V_FORBIDDEN] = L.NO_CARD
-        v[L.V_SCORES : L.V_SCORES + self._players()] = self.scores
-        v[L.V_RULES : L.V_RULES + L.N_RULE_FIELDS] = self.rules.to_array()
-        v[L.V_PILE] = upcard
-        v[L.V_PILE_SIZE] = 1
-        v[L.V_PILE_MASK] = BIT << upcard
+        elif seat != self.seat:  # the stream runs on in the seat's row wherever the seat sits
+            self.board[seat, L.V_RNG] = self.board[self.seat, L.V_RNG]
         self.seat = seat
-        self.phase = OFFER
-        self.offers = 0
-        self.turn = (dealer + 1) % self._players()
-        self.drawn_from = None  # "pile" or "stock" once the seat to play has drawn this turn
-        self.taken_card = L.NO_CARD  # the card the seat to play took from the pile this turn
-        self.held_known = [0] * self._players()  # cards each other seat took from the pile and still holds
+        self._deal_completion(dealer, hand, upcard)
+        self.phase = PLAY
         self.knocker = -1
-        self.last_chance_knock = None
+        self.held_known = [0] * self._players()
+        self.last_discard = None
+        self.wall_knock = L.NO_CARD
 
+    def _in_play(self, what: str) -> None:
+        if self.phase == OVER:
+            raise ProtocolError("type", f"{what} outside a hand: report new_hand first")
+        if self.phase != PLAY:
+            raise ProtocolError("type", f"{what}: the hand is at its showdown")
+
+    @event
     def passed(self, seat: int) -> None:
         """``seat`` declined the first upcard."""
         seat = self.check_seat(seat)
-        if self.phase != OFFER:
+        self._in_play("pass")
+        if self._phase != L.PHASE_OFFER:
             raise ProtocolError("type", "pass: the first upcard is no longer on offer")
-        if seat != self.turn:
-            raise ProtocolError("seat", f"pass: the upcard is offered to seat {self.turn}, not {seat}")
-        self.view[L.V_PASSED + seat] = 1
-        self.offers += 1
-        self.turn = (seat + 1) % self._players()
-        if self.offers == self._players():
-            self.turn = (int(self.view[L.V_DEALER]) + 1) % self._players()
+        self._asked(seat, "pass", (L.D_TAKE_UPCARD,))
+        self._apply(self.board, seat, L.D_TAKE_UPCARD, 0, "pass")
+        self.last_discard = None
 
+    @event
     def drew(self, seat: int, source: str, card: int | None) -> None:
         """``seat`` drew from the ``pile`` (card shown) or the ``stock`` (card shown only to the drawer)."""
         seat = self.check_seat(seat)
-        self._in_hand("draw")
-        if self.phase != OFFER and self.phase != PLAY:
-            raise ProtocolError("type", "draw: the hand is over")
-        if seat != self.turn or self.drawn_from is not None:
-            raise ProtocolError("seat", f"draw: it is seat {self.turn}'s turn to draw" if self.drawn_from is None
-                                else f"draw: seat {self.turn} has drawn already this turn")
-        v = self.view
-        mine = seat == self.seat
+        self._in_play("draw")
+        if source not in ("pile", "stock"):
+            raise ProtocolError("from", f"draw: from must be 'pile' or 'stock', got {describe(source)}")
         if source == "pile":
-            if self.phase == OFFER and self.offers == self._players():
-                raise ProtocolError("from", "draw: all passed the upcard; the first draw is from the stock")
-            top = self.pile[-1]
-            if card is not None and card != top:
-                raise ProtocolError("card", f"draw: the pile top is {format_hand(BIT << top)}, not {format_hand(BIT << card)}")
-            card = top
-            self._pop_pile()
-            v[L.V_TAKEN + seat] |= BIT << card
-            if not mine:
-                self.held_known[seat] |= BIT << card
-        elif source == "stock":
-            if self.phase == OFFER and self.offers < self._players():
-                raise ProtocolError("from", f"draw: the upcard is still on offer to seat {self.turn}")
-            if v[L.V_STOCK_LEFT] <= 0:
-                raise ProtocolError("from", "draw: the stock is empty")
-            if mine:
-                if card is None:
-                    raise ProtocolError("card", "draw: the seat's own stock draw must name the card")
-                if self._placed() >> card & 1:
-                    raise ProtocolError("card", f"draw: {format_hand(BIT << card)} cannot be in the stock")
-            v[L.V_STOCK_LEFT] -= 1
+            self._drew_pile(seat, card)
         else:
-            raise ProtocolError("from", f"draw: from must be 'pile' or 'stock', got {source!r}")
-        if mine:
-            v[L.V_HAND] |= BIT << card
-            v[L.V_MY_DRAWS] += 1
-            v[L.V_DRAWN] = card
-        v[L.V_DRAWS] += 1
-        self.phase = PLAY
-        self.drawn_from = source
-        self.taken_card = card if source == "pile" else L.NO_CARD
+            self._drew_stock(seat, card)
+        self.last_discard = None
 
+    def _drew_pile(self, seat: int, card: int | None) -> None:
+        if self.view[L.V_PILE_SIZE] == 0:
+            raise ProtocolError("from", "draw: the pile is empty")
+        top = self.pile[-1]
+        if card is not None and card != top:
+            raise ProtocolError("card", f"draw: the pile top is {format_hand(BIT << top)}, not {format_hand(BIT << card)}")
+        if self._phase == L.PHASE_FORCED_STOCK:
+            raise ProtocolError("from", "draw: all passed the upcard; the first draw is from the stock")
+        if self._phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
+            return self._took_last_discard(seat)
+        kind = self._asked(seat, "draw", (L.D_TAKE_UPCARD, L.D_DRAW))
+        self._apply(self.board, seat, kind, 1, "draw")
+        if seat != self.seat:
+            self.held_known[seat] |= BIT << top
+
+    def _drew_stock(self, seat: int, card: int | None) -> None:
+        if self._phase == L.PHASE_OFFER:
+            raise ProtocolError("from", f"draw: the upcard is still on offer to seat {self._turn}")
+        if self._phase not in (L.PHASE_DRAW, L.PHASE_FORCED_STOCK) or seat != self._turn:
+            raise ProtocolError("seat", f"draw: not seat {seat}'s turn to draw")
+        if seat == self.seat:
+            if card is None:
+                raise ProtocolError("card", "draw: the seat's own stock draw must name the card")
+            holder = self._unseen_holder(card)
+            top = int(self._stock()[0])
+            if card != top:  # the completion put it elsewhere: it is the stock's next card
+                self._swap(card, holder, top, -1)
+        if self._phase == L.PHASE_FORCED_STOCK:
+            self._pending()  # the machine draws by itself: no decision
+        else:
+            self._apply(self.board, seat, L.D_DRAW, 0, "draw")
+
+    def _took_last_discard(self, seat: int) -> None:
+        """At the wall (fiftieth-card rule) ``seat`` took the last discard, which it may do only to knock."""
+        if seat != self._turn:
+            raise ProtocolError("seat", f"draw: the last discard is offered to seat {self._turn}, not {seat}")
+        if seat != self.seat:
+            self.phase, self.knocker = SHOWN, seat  # its knock comes next; the seat cannot check it
+            return
+        if self._pending() != (seat, L.D_KNOCK):
+            raise ProtocolError("from", "draw: the seat's cards allow no knock with the last discard")
+        if self.wall_knock == L.NO_CARD:
+            raise ProtocolError("from", "draw: the seat takes the last discard only to knock, and chose not to")
+        self._apply(self.board, seat, L.D_KNOCK, self.wall_knock, "draw")
+        self.phase, self.knocker = SHOWDOWN, seat
+
+    @event
     def discarded(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (a knock's discard too, before the knock is reported)."""
         seat = self.check_seat(seat)
-        self._in_hand("discard")
-        if self.phase != PLAY or seat != self.turn or self.drawn_from is None:
+        if self.phase == SHOWN and seat == self.knocker:  # another seat's knock at the wall: its discard is unseen
+            if self._hidden_hand(seat) >> card & 1 == 0 and card != self.pile[-1]:
+                self._unseen_holder(card)
+            return
+        if self.phase == SHOWDOWN and seat == self.knocker == self.seat and card == self.wall_knock:
+            return  # the seat's own knock at the wall, played when it took the last discard
+        self._in_play("discard")
+        if self._phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self._turn:
             raise ProtocolError("seat", f"discard: seat {seat} has not drawn this turn")
-        if card == self._forbidden():
-            raise ProtocolError("card", f"discard: {format_hand(BIT << card)} was just taken from the pile")
-        v = self.view
-        if seat == self.seat:
-            if not v[L.V_HAND] >> card & 1:
-                raise ProtocolError("card", f"discard: the seat does not hold {format_hand(BIT << card)}")
-            v[L.V_HAND] &= ~(BIT << card)
-        elif self._placed(holder=seat) >> card & 1:
-            raise ProtocolError("card", f"discard: seat {seat} cannot hold {format_hand(BIT << card)}")
-        else:
-            self.held_known[seat] &= ~(BIT << card)
-        self._push_pile(card)
-        v[L.V_DISCARDED + seat] |= BIT << card
-        v[L.V_DRAWN] = L.NO_CARD
-        v[L.V_FORBIDDEN] = L.NO_CARD
-        self.drawn_from = None
-        self.taken_card = L.NO_CARD
-        self.turn = (seat + 1) % self._players()
+        before = self.board.copy()
+        if seat != self.seat and not self._hidden_hand(seat) >> card & 1:
+            self._place_in_hand(seat, card)
+        if self._asked(seat, "discard", (L.D_KNOCK, L.D_DISCARD)) == L.D_KNOCK:
+            self._apply(self.board, seat, L.D_KNOCK, L.NO_CARD, "discard")
+        self._apply(self.board, seat, L.D_DISCARD, card, "discard")
+        self.held_known[seat] &= ~(BIT << card)
+        self.last_discard = (seat, card, before)
 
+    def _place_in_hand(self, seat: int, card: int) -> None:
+        """Another seat discards ``card``: the completion gives it that card for one of its unseen ones."""
+        holder = self._unseen_holder(card)
+        if holder == seat:
+            return
+        spare = self._hidden_hand(seat) & ~self.held_known[seat]
+        if not spare:
+            raise ProtocolError("card", f"discard: seat {seat} cannot hold {format_hand(BIT << card)}")
+        self._swap(card, holder, (spare & -spare).bit_length() - 1, seat)
+
+    @event
     def knocked(self, seat: int) -> None:
         """``seat`` knocked right after its discard, or went big gin (after its draw, no discard): the showdown."""
         seat = self.check_seat(seat)
-        if self.phase != PLAY:
-            raise ProtocolError("type", "knock: no hand is being played")
-        if self.drawn_from is None:
-            self._check_knock(seat)
+        if self.phase in (SHOWN, SHOWDOWN) and seat == self.knocker:
+            self.phase = SHOWDOWN
+            return
+        self._in_play("knock")
+        if self.last_discard is not None and self.last_discard[0] == seat:
+            self._knock_after_discard(seat)
         else:
-            self._check_big_gin(seat)
-        self.knocker = seat
-        self.phase = SHOWDOWN
+            self._big_gin(seat)
+        self.phase, self.knocker = SHOWDOWN, seat
 
-    def _check_knock(self, seat: int) -> None:
-        """A knock follows the knocker's discard; the cards this seat keeps after its own must be within the limit."""
-        discarder = (self.turn - 1) % self._players()
-        if seat != discarder:
-            raise ProtocolError("seat", f"knock: seat {seat} did not just discard (seat {discarder} did)")
-        limit = int(self.view[L.V_KNOCK_LIMIT])
-        if seat == self.seat and (deadwood := self._deadwood()) > limit:
-            raise ProtocolError("seat", f"knock: the seat's deadwood {deadwood} is over the knock limit {limit}")
+    def _knock_after_discard(self, seat: int) -> None:
+        _, card, before = self.last_discard
+        if seat != self.seat:
+            return  # its cards are unseen: its knock is the referee's word
+        self.board[:] = before
+        kind = self._asked(seat, "knock", (L.D_KNOCK, L.D_DISCARD))
+        if kind == L.D_DISCARD:
+            limit = int(self.view[L.V_KNOCK_LIMIT])
+            raise ProtocolError("seat", f"knock: the seat's cards allow no knock here (the knock limit is {limit})")
+        self._apply(self.board, seat, L.D_KNOCK, card, "knock")
 
-    def _check_big_gin(self, seat: int) -> None:
-        """A knock with no discard is big gin: in the rules, by the seat that just drew, all its own cards melded."""
-        if seat != self.turn:
-            raise ProtocolError("seat", f"knock: seat {seat} did not just discard (seat {self.turn} has drawn)")
+    def _big_gin(self, seat: int) -> None:
+        if self._phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self._turn:
+            raise ProtocolError("seat", f"knock: seat {seat} did not just discard, nor has it just drawn")
         if not self.rules.big_gin:
             raise ProtocolError("seat", "knock: a knock without a discard is big gin, which these rules do not play")
-        if seat == self.seat and (deadwood := self._deadwood()) != 0:
-            raise ProtocolError("seat", f"knock: big gin melds every card; the seat's deadwood is {deadwood}")
+        if seat == self.seat:
+            if self._asked(seat, "knock", (L.D_KNOCK, L.D_DISCARD)) == L.D_DISCARD:
+                raise ProtocolError("seat", "knock: big gin melds every card, and these do not")
+            self._apply(self.board, seat, L.D_KNOCK, L.BIG_GIN, "knock")
 
+    @event
     def hand_over(self, scores=None) -> None:
         """The hand is scored (or void); ``scores`` are the game scores after it."""
         if scores is not None:
@@ -298,41 +423,61 @@ class SeatView:
     # -- decisions ----------------------------------------------------------------------
 
     def take_upcard(self) -> bool:
-        if self.phase != OFFER or self.turn != self.seat or self.offers == self._players():
+        if self.phase != PLAY or self._phase != L.PHASE_OFFER or self._turn != self.seat:
             raise ProtocolError("decision", "take_upcard: the upcard is not on offer to this seat")
-        return self._ask(L.D_TAKE_UPCARD) == 1
+        return self._ask(self.board, L.D_TAKE_UPCARD) == 1
 
     def draw(self) -> str:
         """'pile' or 'stock'; at the wall under the fiftieth-card rule 'pile' (to knock) or 'none' (void)."""
-        if self.phase not in (OFFER, PLAY) or self.turn != self.seat or self.drawn_from is not None:
+        if self.phase != PLAY or self._turn != self.seat:
             raise ProtocolError("decision", "draw: it is not this seat's turn to draw")
-        if self.phase == OFFER and self.offers < self._players():
+        if self._phase == L.PHASE_OFFER:
             raise ProtocolError("decision", "draw: the upcard is on offer; ask take_upcard")
-        if self.phase == OFFER:
+        if self._phase == L.PHASE_FORCED_STOCK:
             return "stock"  # everyone passed: the stock, without a choice
-        if self.stock_left <= 2:
-            if self.rules.wall_rule != "fiftieth_card":
-                raise ProtocolError("decision", "draw: the hand is void at the wall (2 cards left in the stock)")
+        if self._phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
             return self._last_chance()
-        return "pile" if self._ask(L.D_DRAW) == 1 else "stock"
+        if self._phase != L.PHASE_DRAW:
+            raise ProtocolError("decision", "draw: the seat has drawn already" if self._phase != L.PHASE_DONE
+                                else "draw: the hand is void at the wall (2 cards left in the stock)")
+        return "pile" if self._ask(self.board, L.D_DRAW) == 1 else "stock"
+
+    def _last_chance(self) -> str:
+        """Fiftieth-card rule: the seat may take the last discard only to knock with it; otherwise the hand is void."""
+        before = self.board.copy()
+        if self._pending()[1] != L.D_KNOCK:  # the machine found no knock with it: the hand is void
+            self.board[:] = before
+            return "none"
+        self.wall_knock = self._ask(self.board, L.D_KNOCK)
+        return "none" if self.wall_knock == L.NO_CARD else "pile"
 
     def play_turn(self, allow_knock: bool = True) -> Turn:
         """After the seat's draw: knock (with melds) or discard; only discard if the referee forbids a knock."""
-        if self.phase != PLAY or self.turn != self.seat or self.drawn_from is None:
+        if self.phase == SHOWDOWN and self.knocker == self.seat and self.wall_knock != L.NO_CARD:
+            return self._knock_turn(None, self.wall_knock)  # took the last discard to knock: the knock is played
+        if self.phase != PLAY or self._turn != self.seat or self._phase not in (
+                L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD):
             raise ProtocolError("decision", "discard: the seat has not drawn this turn")
-        v = self.view
-        forbidden = self._forbidden()
-        if self.last_chance_knock is not None:
-            knock = self.last_chance_knock
-        else:
-            knock = self._offer_knock(forbidden, last_chance=False) if allow_knock else L.NO_CARD
+        kind = self._pending()[1]
+        knock = self._ask(self.board, L.D_KNOCK) if kind == L.D_KNOCK and allow_knock else L.NO_CARD
+        trial = self.board.copy()  # the answer is played when the referee reports it; here only to ask on
+        if kind == L.D_KNOCK:
+            self._apply(trial, self.seat, L.D_KNOCK, knock, "knock")
         if knock != L.NO_CARD:
-            return self._knock(knock)
-        v[L.V_FORBIDDEN] = forbidden
-        card = self._ask(L.D_DISCARD)
-        if not (0 <= card < N_CARDS and v[L.V_HAND] >> card & 1 and card != forbidden):
-            raise self._illegal(L.D_DISCARD, card)
-        return Turn(card, False)
+            return self._knock_turn(trial, knock)
+        return Turn(self._ask_on(trial, L.D_DISCARD), False)
+
+    def _knock_turn(self, trial: np.ndarray | None, knock: int) -> Turn:
+        """The melds laid with ``knock`` (the knocker's choice when several arrangements are optimal)."""
+        trial = self.board.copy() if trial is None else trial
+        after = int(trial[self.seat, L.V_HAND])
+        kind = S.pending_step(trial, self.arrangements, self.trace, self.status)[1]
+        choice = self._ask_on(trial, L.D_ARRANGE) if kind == L.D_ARRANGE else 0
+        count = min(optimal_arrangements_nb(np.int64(after), self.arrangements), L.MAX_ARRANGEMENTS)
+        if not 0 <= choice < count:
+            raise self._illegal(L.D_ARRANGE, choice)
+        melds = tuple(int(m) for m in self.arrangements[choice] if m)
+        return Turn(None if knock == L.BIG_GIN else knock, True, melds, int(deadwood_nb(np.int64(after))))
 
     def defend(self) -> tuple[tuple[int, ...], int]:
         """The defender's melds after a knock: an arrangement of least deadwood, and that deadwood."""
@@ -340,112 +485,35 @@ class SeatView:
             raise ProtocolError("decision", "melds: only the defender declares melds, after a knock")
         count = optimal_arrangements_nb(np.int64(self.hand), self.arrangements)
         melds = tuple(int(m) for m in self.arrangements[0] if m) if count else ()
-        return melds, self._deadwood()
+        return melds, int(deadwood_nb(np.int64(self.hand)))
 
-    # -- helpers ------------------------------------------------------------------------
+    def may_knock(self) -> bool:
+        """Whether these rules let the seat's 11 cards knock now."""
+        forbidden = int(self.board[self.seat, L.V_FORBIDDEN])
+        return int(E.knock_discards_nb(np.int64(self.hand), self.view[L.V_KNOCK_LIMIT], forbidden)) != 0
 
-    def _ask(self, kind: int) -> int:
-        return int(self.strategy.decide(kind, self.view, self.params))
+    # -- asking the strategy ------------------------------------------------------------
+
+    def _ask(self, board: np.ndarray, kind: int) -> int:
+        """The strategy's answer on ``board``'s row of the seat, checked by the machine on a copy."""
+        answer = int(self.strategy.decide(kind, board[self.seat], self.params))
+        trial = board.copy()
+        try:
+            self._apply(trial, self.seat, kind, answer, DECISION_NAMES[kind])
+        except ProtocolError:
+            raise self._illegal(kind, answer) from None
+        return answer
+
+    def _ask_on(self, trial: np.ndarray, kind: int) -> int:
+        """Ask on a trial board; what the strategy keeps across decisions (memory, random stream) comes back."""
+        answer = self._ask(trial, kind)
+        row, kept = trial[self.seat], self.board[self.seat]
+        kept[L.V_RNG] = row[L.V_RNG]
+        kept[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = row[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY]
+        return answer
 
     def _illegal(self, kind: int, answer: int) -> IllegalAnswer:
         return IllegalAnswer(
             f"strategy {self.strategy.name!r} answered {answer} to '{DECISION_NAMES[kind]}' with hand "
             f"{format_hand(self.hand, by_rank=True)}"
         )
-
-    def _deadwood(self) -> int:
-        return int(deadwood_nb(np.int64(self.hand)))
-
-    def _placed(self, holder: int = -1) -> int:
-        """Cards whose place the seat knows outside the stock and outside the hand of seat ``holder``."""
-        known = self.hand | int(self.view[L.V_PILE_MASK])
-        for seat, mask in enumerate(self.held_known):
-            if seat != holder:
-                known |= mask
-        return known
-
-    def _forbidden(self) -> int:
-        return L.NO_CARD if self.rules.discard_taken_card else self.taken_card
-
-    def _pop_pile(self) -> None:
-        v = self.view
-        size = v[L.V_PILE_SIZE] - 1
-        v[L.V_PILE_SIZE] = size
-        v[L.V_PILE_MASK] &= ~(BIT << int(v[L.V_PILE + size]))
-
-    def _push_pile(self, card: int) -> None:
-        v = self.view
-        v[L.V_PILE + v[L.V_PILE_SIZE]] = card
-        v[L.V_PILE_SIZE] += 1
-        v[L.V_PILE_MASK] |= BIT << card
-
-    def may_knock(self) -> bool:
-        """Whether these rules let the seat's 11 cards knock now."""
-        return int(E.knock_discards_nb(np.int64(self.hand), self.view[L.V_KNOCK_LIMIT], self._forbidden())) != 0
-
-    def _offer_knock(self, forbidden: int, last_chance: bool) -> int:
-        """The engine's knock offer: the knock discard, BIG_GIN, or NO_CARD to play on."""
-        v = self.view
-        hand = np.int64(self.hand)
-        options = int(E.knock_discards_nb(hand, v[L.V_KNOCK_LIMIT], forbidden))
-        big_gin = self.rules.big_gin and deadwood_nb(hand) == 0
-        if options == 0 and not big_gin:
-            return L.NO_CARD
-        v[L.V_KNOCK_DISCARDS] = options
-        v[L.V_BIG_GIN] = int(big_gin)
-        v[L.V_LAST_CHANCE] = int(last_chance)
-        v[L.V_FORBIDDEN] = forbidden
-        answer = self._ask(L.D_KNOCK)
-        legal = answer == L.NO_CARD or (answer == L.BIG_GIN and big_gin) or (0 <= answer < N_CARDS and options >> answer & 1)
-        if not legal:
-            raise self._illegal(L.D_KNOCK, answer)
-        v[L.V_KNOCK_DISCARDS] = 0
-        v[L.V_BIG_GIN] = 0
-        v[L.V_LAST_CHANCE] = 0
-        return answer
-
-    def _last_chance(self) -> str:
-        """Fiftieth-card rule: take the last discard only to knock with it; otherwise the hand is void."""
-        v = self.view
-        top = self.pile[-1]
-        keep = v[L.V_HAND]
-        v[L.V_HAND] = keep | (BIT << top)  # show the seat the hand it would have, as the engine does
-        forbidden = top if not self.rules.discard_taken_card else L.NO_CARD
-        try:
-            knock = self._offer_knock(forbidden, last_chance=True)
-        finally:
-            v[L.V_HAND] = keep
-            v[L.V_FORBIDDEN] = L.NO_CARD
-        if knock == L.NO_CARD:
-            return "none"
-        self.last_chance_knock = knock
-        return "pile"
-
-    def _knock(self, knock: int) -> Turn:
-        """The melds to lay with ``knock``: on a copy of the view after the discard, as the engine asks."""
-        big_gin = knock == L.BIG_GIN
-        after = self.hand if big_gin else self.hand & ~(BIT << knock)
-        count = min(optimal_arrangements_nb(np.int64(after), self.arrangements), L.MAX_ARRANGEMENTS)
-        dw = int(deadwood_nb(np.int64(after)))
-        choice = 0
-        if count > 1 and dw > 0:
-            shown = self.view.copy()
-            shown[L.V_HAND] = after
-            if not big_gin:
-                shown[L.V_PILE + shown[L.V_PILE_SIZE]] = knock
-                shown[L.V_PILE_SIZE] += 1
-                shown[L.V_PILE_MASK] |= BIT << knock
-                shown[L.V_DISCARDED + self.seat] |= BIT << knock
-            shown[L.V_DRAWN] = L.NO_CARD
-            shown[L.V_FORBIDDEN] = L.NO_CARD
-            shown[L.V_N_ARRANGEMENTS] = count
-            shown[L.V_ARRANGEMENTS : L.V_ARRANGEMENTS + L.MAX_MELDS_IN_ARRANGEMENT * count] = self.arrangements[:count].ravel()
-            choice = int(self.strategy.decide(L.D_ARRANGE, shown, self.params))
-            if not 0 <= choice < count:
-                raise self._illegal(L.D_ARRANGE, choice)
-            # What the strategy keeps across decisions lives in the view: carry it back.
-            self.view[L.V_RNG] = shown[L.V_RNG]
-            self.view[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = shown[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY]
-        melds = tuple(int(m) for m in self.arrangements[choice] if m)
-        self.last_chance_knock = None
-        return Turn(None if big_gin else knock, True, melds, dw)
