@@ -61,8 +61,8 @@ def told(seat: Agent, *messages: dict) -> Agent:
 
 def state(seat: Agent) -> bytes:
     """Everything the seat keeps between messages: its board and its bookkeeping (not its scratch buffers)."""
-    scratch = ("arrangements", "trace", "status", "strategy", "params", "rules")
-    return pickle.dumps({k: v for k, v in vars(seat.seat).items() if k not in scratch})
+    kept = {k: v for k, v in vars(seat.seat).items() if k not in ("hidden", "strategy", "params", "rules")}
+    return pickle.dumps((kept, seat.seat.hidden.state(), seat.seat.hidden.observer))
 
 
 def refused(seat: Agent, message, field: str, **tags) -> dict:

@@ -23,13 +23,14 @@ import numpy as np
 
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim._kernels import steps_nb as S
 from oklasim._kernels.melds_nb import deadwood_nb, optimal_arrangements_nb
 from oklasim._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
 from oklasim.errors import OklasimError
-from oklasim.game.cards import N_CARDS, cards_of, format_hand
+from oklasim.game.cards import format_hand
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import DECISION_NAMES, illegal_reason, stream_key
+from oklasim.sim.board import IllegalMove
+from oklasim.sim.completion import CompletedBoard, Unseen
+from oklasim.sim.engine import DECISION_NAMES, stream_key
 from oklasim.strategies.registry import Strategy
 
 BIT = 1
@@ -78,24 +79,32 @@ class Turn:
 
 
 SHOWN, PLAY, SHOWDOWN, OVER = "shown", "play", "showdown", "over"  # SHOWN: another seat took the last discard
-UNCHANGING = ("board", "arrangements", "trace", "status", "strategy", "params", "rules")  # scratch or fixed
+UNCHANGING = ("hidden", "strategy", "params", "rules")  # the board is kept by its own state()
 FIELD_OF = {L.D_TAKE_UPCARD: "seat", L.D_DRAW: "from", L.D_KNOCK: "seat", L.D_DISCARD: "card"}
 
 
-def event(method):
-    """An event is all or nothing: on a refusal the board and the seat's bookkeeping are put back as they were."""
+def event(name: str):
+    """Event ``name`` is all or nothing: on a refusal the board and the seat's bookkeeping are put back as they
+    were. The machine's and the completion's refusals become ProtocolErrors naming the field."""
+    return functools.partial(all_or_nothing, name)
 
+
+def all_or_nothing(name: str, method):
     @functools.wraps(method)
-    def all_or_nothing(self, *args):
-        board, kept = self.board.copy(), {k: copy.copy(v) for k, v in vars(self).items() if k not in UNCHANGING}
+    def played(self, *args):
+        board, kept = self.hidden.state(), {k: copy.copy(v) for k, v in vars(self).items() if k not in UNCHANGING}
         try:
             return method(self, *args)
-        except ProtocolError:
-            self.board[:] = board
+        except (ProtocolError, IllegalMove, Unseen) as refusal:
+            self.hidden.restore(board)
             vars(self).update(kept)
-            raise
+            if isinstance(refusal, ProtocolError):
+                raise
+            field = FIELD_OF.get(refusal.kind, "seat") if isinstance(refusal, IllegalMove) else "card"
+            reason = refusal.reason if isinstance(refusal, IllegalMove) else str(refusal)
+            raise ProtocolError(field, f"{name}: {reason}") from None
 
-    return all_or_nothing
+    return played
 
 
 class SeatView:
@@ -105,24 +114,26 @@ class SeatView:
         self.rules = rules
         self.strategy = strategy
         self.params = strategy.vector()
-        self.board = E.new_board()
-        self.board[L.HIDDEN, L.S_RULES : L.S_RULES + L.N_RULE_FIELDS] = rules.to_array()
-        self.arrangements = np.zeros((L.MAX_ARRANGEMENTS, L.MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
-        self.trace = np.zeros((1, E.TRACE_FIELDS), dtype=np.int64)  # never written: the board does not trace
-        self.status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
+        self.hidden = CompletedBoard(rules, observer=0)
         self.key = stream_key(seed)
         self.game = 0
         self.hand_number = -1
         self.scores = [0] * rules.players
         self.phase = OVER
-        self.seat = 0
         self.knocker = -1
-        self.held_known = [0] * rules.players  # cards each other seat took from the pile and still holds
-        self.last_discard: tuple[int, int, np.ndarray] | None = None  # (seat, card, board before): a knock may follow
+        self.last_discard = None  # (seat, card, board state before it): a knock may follow
         self.wall_knock = L.NO_CARD  # the knock the seat chose when it asked for the last discard
         self._fresh_rng = True
 
     # -- what the seat knows ------------------------------------------------------------
+
+    @property
+    def seat(self) -> int:
+        return self.hidden.observer
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.hidden.board
 
     @property
     def view(self) -> np.ndarray:
@@ -152,89 +163,17 @@ class SeatView:
             raise ProtocolError("scores", f"scores: a list of one integer per seat ({players}), got {describe(scores)}")
         return [check_count(score, "scores") for score in scores]
 
-    # -- the board ----------------------------------------------------------------------
-
-    @property
-    def _phase(self) -> int:
-        return int(self.board[L.HIDDEN, L.S_PHASE])
-
-    @property
-    def _turn(self) -> int:
-        return int(self.board[L.HIDDEN, L.S_TURN])
-
-    def _pending(self) -> tuple[int, int]:
-        seat, kind = S.pending_step(self.board, self.arrangements, self.trace, self.status)
-        return int(seat), int(kind)
-
-    def _apply(self, board: np.ndarray, seat: int, kind: int, answer: int, what: str) -> None:
-        """Play ``answer`` on ``board``; the machine's refusal as a ProtocolError on the decision's field."""
-        if S.apply_step(board, seat, kind, answer, self.arrangements, self.trace, self.status) != L.E_NONE:
-            error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
-            reason = illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8]))
-            error[:] = 0
-            raise ProtocolError(FIELD_OF.get(kind, "seat"), f"{what}: {reason}")
-
     def _asked(self, seat: int, what: str, kinds: tuple[int, ...]) -> int:
         """The decision the machine asks of ``seat`` now, one of ``kinds``; else the event is out of turn."""
-        asked_seat, kind = self._pending()
+        asked_seat, kind = self.hidden.pending()
         if asked_seat != seat or kind not in kinds:
             whose = "nobody's turn: the hand is over" if kind == L.D_NONE else f"seat {asked_seat} is to play"
             raise ProtocolError("seat", f"{what}: not seat {seat}'s move ({whose})")
         return kind
 
-    def _hidden_hand(self, seat: int) -> int:
-        return int(self.board[L.HIDDEN, L.S_HANDS + seat])
+    # -- events: each is all or nothing (``event``) -------------------------------------------------------------
 
-    def _set_hidden_hand(self, seat: int, hand: int) -> None:
-        self.board[L.HIDDEN, L.S_HANDS + seat] = hand
-        self.board[seat, L.V_HAND] = hand
-
-    def _stock(self) -> np.ndarray:
-        """The stock's cards on the board, the next draw first (a view: writing it rearranges the completion)."""
-        return self.board[L.HIDDEN, L.S_DECK + self.board[L.HIDDEN, L.S_STOCK_POS] : L.S_DECK + N_CARDS]
-
-    def _unseen_holder(self, card: int) -> int:
-        """Where the completion put ``card`` that the seat has not seen: another seat, or -1 for the stock; raises
-        if the seat knows the card is elsewhere (its hand, the pile, a hand that took it from the pile)."""
-        for seat in range(self._players()):
-            if seat != self.seat and self._hidden_hand(seat) >> card & 1 and not self.held_known[seat] >> card & 1:
-                return seat
-        if card in self._stock():
-            return -1
-        raise ProtocolError("card", f"{format_hand(BIT << card)} is not among the cards this seat has not seen")
-
-    def _swap(self, card: int, holder: int, other: int, other_holder: int) -> None:
-        """Exchange two unseen cards between their places (a seat, or -1: the stock)."""
-        stock = self._stock()
-        places = {c: int(np.flatnonzero(stock == c)[0]) for c, where in ((card, holder), (other, other_holder))
-                  if where < 0}
-        for have, give, take in ((holder, card, other), (other_holder, other, card)):
-            if have >= 0:
-                self._set_hidden_hand(have, self._hidden_hand(have) & ~(BIT << give) | (BIT << take))
-            else:
-                stock[places[give]] = take
-
-    def _deal_completion(self, dealer: int, hand: int, upcard: int) -> None:
-        """The seat's hand and the upcard where they are; the other hands and the stock from the unseen cards."""
-        players, size = self._players(), self.rules.hand_size
-        unseen = [c for c in range(N_CARDS) if not hand >> c & 1 and c != upcard]
-        deck = self.board[L.HIDDEN, L.S_DECK : L.S_DECK + N_CARDS]
-        dealt = 0
-        for seat in range(players):
-            cards = list(cards_of(hand)) if seat == self.seat else unseen[dealt : dealt + size]
-            dealt += 0 if seat == self.seat else size
-            deck[seat * size : (seat + 1) * size] = cards
-            self.board[L.HIDDEN, L.S_HANDS + seat] = sum(BIT << c for c in cards)
-        deck[players * size] = upcard
-        deck[players * size + 1 :] = unseen[dealt:]
-        self.board[L.HIDDEN, L.S_STOCK_POS] = players * size
-        scores = np.zeros(L.MAX_SEATS, dtype=np.int64)
-        scores[:players] = self.scores
-        S.start_hand_step(self.board, dealer, self.hand_number, scores)
-
-    # -- events: each is all or nothing (``event``): a refused one leaves the seat as it was -------------------
-
-    @event
+    @event("new_hand")
     def new_hand(self, seat: int, dealer: int, hand: int, upcard: int, scores=None, hand_number=None) -> None:
         """A fresh deal: the seat's cards and the first upcard."""
         seat = self.check_seat(seat)
@@ -248,17 +187,16 @@ class SeatView:
         hand_number = self.hand_number + 1 if hand_number is None else check_count(hand_number, "hand_number")
         self.scores = scores
         self.hand_number = hand_number
-        if self._fresh_rng:  # the seat's own random stream runs on across the hands of a game, as in the engine
+        rng = self.view[L.V_RNG]  # the seat's own random stream runs on across the hands of a game, as in the engine
+        if self._fresh_rng:
             state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
-            self.board[seat, L.V_RNG] = np.uint64(state).astype(np.int64)
+            rng = np.uint64(state).astype(np.int64)
             self._fresh_rng = False
-        elif seat != self.seat:  # the stream runs on in the seat's row wherever the seat sits
-            self.board[seat, L.V_RNG] = self.board[self.seat, L.V_RNG]
-        self.seat = seat
-        self._deal_completion(dealer, hand, upcard)
+        self.hidden.observer = seat
+        self.board[seat, L.V_RNG] = rng
+        self.hidden.deal(dealer, hand_number, scores, upcard, hand)
         self.phase = PLAY
         self.knocker = -1
-        self.held_known = [0] * self._players()
         self.last_discard = None
         self.wall_knock = L.NO_CARD
 
@@ -268,18 +206,18 @@ class SeatView:
         if self.phase != PLAY:
             raise ProtocolError("type", f"{what}: the hand is at its showdown")
 
-    @event
+    @event("pass")
     def passed(self, seat: int) -> None:
         """``seat`` declined the first upcard."""
         seat = self.check_seat(seat)
         self._in_play("pass")
-        if self._phase != L.PHASE_OFFER:
+        if self.hidden.phase != L.PHASE_OFFER:
             raise ProtocolError("type", "pass: the first upcard is no longer on offer")
         self._asked(seat, "pass", (L.D_TAKE_UPCARD,))
-        self._apply(self.board, seat, L.D_TAKE_UPCARD, 0, "pass")
+        self.hidden.apply(seat, L.D_TAKE_UPCARD, 0)
         self.last_discard = None
 
-    @event
+    @event("draw")
     def drew(self, seat: int, source: str, card: int | None) -> None:
         """``seat`` drew from the ``pile`` (card shown) or the ``stock`` (card shown only to the drawer)."""
         seat = self.check_seat(seat)
@@ -298,79 +236,65 @@ class SeatView:
         top = self.pile[-1]
         if card is not None and card != top:
             raise ProtocolError("card", f"draw: the pile top is {format_hand(BIT << top)}, not {format_hand(BIT << card)}")
-        if self._phase == L.PHASE_FORCED_STOCK:
+        phase = self.hidden.phase
+        if phase == L.PHASE_FORCED_STOCK:
             raise ProtocolError("from", "draw: all passed the upcard; the first draw is from the stock")
-        if self._phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
+        if phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
             return self._took_last_discard(seat)
         kind = self._asked(seat, "draw", (L.D_TAKE_UPCARD, L.D_DRAW))
-        self._apply(self.board, seat, kind, 1, "draw")
-        if seat != self.seat:
-            self.held_known[seat] |= BIT << top
+        self.hidden.apply(seat, kind, 1)
 
     def _drew_stock(self, seat: int, card: int | None) -> None:
-        if self._phase == L.PHASE_OFFER:
-            raise ProtocolError("from", f"draw: the upcard is still on offer to seat {self._turn}")
-        if self._phase not in (L.PHASE_DRAW, L.PHASE_FORCED_STOCK) or seat != self._turn:
+        phase = self.hidden.phase
+        if phase == L.PHASE_OFFER:
+            raise ProtocolError("from", f"draw: the upcard is still on offer to seat {self.hidden.turn}")
+        if phase not in (L.PHASE_DRAW, L.PHASE_FORCED_STOCK) or seat != self.hidden.turn:
             raise ProtocolError("seat", f"draw: not seat {seat}'s turn to draw")
         if seat == self.seat:
             if card is None:
                 raise ProtocolError("card", "draw: the seat's own stock draw must name the card")
-            holder = self._unseen_holder(card)
-            top = int(self._stock()[0])
-            if card != top:  # the completion put it elsewhere: it is the stock's next card
-                self._swap(card, holder, top, -1)
-        if self._phase == L.PHASE_FORCED_STOCK:
-            self._pending()  # the machine draws by itself: no decision
+            self.hidden.place_on_stock(card)
+        if phase == L.PHASE_FORCED_STOCK:
+            self.hidden.pending()  # the machine draws by itself: no decision
         else:
-            self._apply(self.board, seat, L.D_DRAW, 0, "draw")
+            self.hidden.apply(seat, L.D_DRAW, 0)
 
     def _took_last_discard(self, seat: int) -> None:
         """At the wall (fiftieth-card rule) ``seat`` took the last discard, which it may do only to knock."""
-        if seat != self._turn:
-            raise ProtocolError("seat", f"draw: the last discard is offered to seat {self._turn}, not {seat}")
+        if seat != self.hidden.turn:
+            raise ProtocolError("seat", f"draw: the last discard is offered to seat {self.hidden.turn}, not {seat}")
         if seat != self.seat:
             self.phase, self.knocker = SHOWN, seat  # its knock comes next; the seat cannot check it
             return
-        if self._pending() != (seat, L.D_KNOCK):
+        if self.hidden.pending() != (seat, L.D_KNOCK):
             raise ProtocolError("from", "draw: the seat's cards allow no knock with the last discard")
         if self.wall_knock == L.NO_CARD:
             raise ProtocolError("from", "draw: the seat takes the last discard only to knock, and chose not to")
-        self._apply(self.board, seat, L.D_KNOCK, self.wall_knock, "draw")
+        self.hidden.apply(seat, L.D_KNOCK, self.wall_knock)
         self.phase, self.knocker = SHOWDOWN, seat
 
-    @event
+    @event("discard")
     def discarded(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (a knock's discard too, before the knock is reported)."""
         seat = self.check_seat(seat)
-        if self.phase == SHOWN and seat == self.knocker:  # another seat's knock at the wall: its discard is unseen
-            if self._hidden_hand(seat) >> card & 1 == 0 and card != self.pile[-1]:
-                self._unseen_holder(card)
+        if self.phase == SHOWN and seat == self.knocker:  # another seat's knock at the wall: its cards are unseen
+            if not self.hidden.hand(seat) >> card & 1 and card != self.pile[-1]:
+                self.hidden.unseen_holder(card)
             return
         if self.phase == SHOWDOWN and seat == self.knocker == self.seat and card == self.wall_knock:
             return  # the seat's own knock at the wall, played when it took the last discard
         self._in_play("discard")
-        if self._phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self._turn:
+        if self.hidden.phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self.hidden.turn:
             raise ProtocolError("seat", f"discard: seat {seat} has not drawn this turn")
-        before = self.board.copy()
-        if seat != self.seat and not self._hidden_hand(seat) >> card & 1:
-            self._place_in_hand(seat, card)
+        before = self.hidden.state()
+        if seat != self.seat:
+            self.hidden.place_in_hand(seat, card)
         if self._asked(seat, "discard", (L.D_KNOCK, L.D_DISCARD)) == L.D_KNOCK:
-            self._apply(self.board, seat, L.D_KNOCK, L.NO_CARD, "discard")
-        self._apply(self.board, seat, L.D_DISCARD, card, "discard")
-        self.held_known[seat] &= ~(BIT << card)
+            self.hidden.apply(seat, L.D_KNOCK, L.NO_CARD)
+        self.hidden.apply(seat, L.D_DISCARD, card)
         self.last_discard = (seat, card, before)
 
-    def _place_in_hand(self, seat: int, card: int) -> None:
-        """Another seat discards ``card``: the completion gives it that card for one of its unseen ones."""
-        holder = self._unseen_holder(card)
-        if holder == seat:
-            return
-        spare = self._hidden_hand(seat) & ~self.held_known[seat]
-        if not spare:
-            raise ProtocolError("card", f"discard: seat {seat} cannot hold {format_hand(BIT << card)}")
-        self._swap(card, holder, (spare & -spare).bit_length() - 1, seat)
-
-    @event
+    @event("knock")
     def knocked(self, seat: int) -> None:
         """``seat`` knocked right after its discard, or went big gin (after its draw, no discard): the showdown."""
         seat = self.check_seat(seat)
@@ -388,24 +312,23 @@ class SeatView:
         _, card, before = self.last_discard
         if seat != self.seat:
             return  # its cards are unseen: its knock is the referee's word
-        self.board[:] = before
-        kind = self._asked(seat, "knock", (L.D_KNOCK, L.D_DISCARD))
-        if kind == L.D_DISCARD:
+        self.hidden.restore(before)
+        if self._asked(seat, "knock", (L.D_KNOCK, L.D_DISCARD)) == L.D_DISCARD:
             limit = int(self.view[L.V_KNOCK_LIMIT])
             raise ProtocolError("seat", f"knock: the seat's cards allow no knock here (the knock limit is {limit})")
-        self._apply(self.board, seat, L.D_KNOCK, card, "knock")
+        self.hidden.apply(seat, L.D_KNOCK, card)
 
     def _big_gin(self, seat: int) -> None:
-        if self._phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self._turn:
+        if self.hidden.phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self.hidden.turn:
             raise ProtocolError("seat", f"knock: seat {seat} did not just discard, nor has it just drawn")
         if not self.rules.big_gin:
             raise ProtocolError("seat", "knock: a knock without a discard is big gin, which these rules do not play")
         if seat == self.seat:
             if self._asked(seat, "knock", (L.D_KNOCK, L.D_DISCARD)) == L.D_DISCARD:
                 raise ProtocolError("seat", "knock: big gin melds every card, and these do not")
-            self._apply(self.board, seat, L.D_KNOCK, L.BIG_GIN, "knock")
+            self.hidden.apply(seat, L.D_KNOCK, L.BIG_GIN)
 
-    @event
+    @event("hand_over")
     def hand_over(self, scores=None) -> None:
         """The hand is scored (or void); ``scores`` are the game scores after it."""
         if scores is not None:
@@ -423,30 +346,31 @@ class SeatView:
     # -- decisions ----------------------------------------------------------------------
 
     def take_upcard(self) -> bool:
-        if self.phase != PLAY or self._phase != L.PHASE_OFFER or self._turn != self.seat:
+        if self.phase != PLAY or self.hidden.phase != L.PHASE_OFFER or self.hidden.turn != self.seat:
             raise ProtocolError("decision", "take_upcard: the upcard is not on offer to this seat")
         return self._ask(self.board, L.D_TAKE_UPCARD) == 1
 
     def draw(self) -> str:
         """'pile' or 'stock'; at the wall under the fiftieth-card rule 'pile' (to knock) or 'none' (void)."""
-        if self.phase != PLAY or self._turn != self.seat:
+        phase = self.hidden.phase
+        if self.phase != PLAY or self.hidden.turn != self.seat:
             raise ProtocolError("decision", "draw: it is not this seat's turn to draw")
-        if self._phase == L.PHASE_OFFER:
+        if phase == L.PHASE_OFFER:
             raise ProtocolError("decision", "draw: the upcard is on offer; ask take_upcard")
-        if self._phase == L.PHASE_FORCED_STOCK:
+        if phase == L.PHASE_FORCED_STOCK:
             return "stock"  # everyone passed: the stock, without a choice
-        if self._phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
+        if phase in (L.PHASE_WALL, L.PHASE_LAST_KNOCK):
             return self._last_chance()
-        if self._phase != L.PHASE_DRAW:
-            raise ProtocolError("decision", "draw: the seat has drawn already" if self._phase != L.PHASE_DONE
+        if phase != L.PHASE_DRAW:
+            raise ProtocolError("decision", "draw: the seat has drawn already" if phase != L.PHASE_DONE
                                 else "draw: the hand is void at the wall (2 cards left in the stock)")
         return "pile" if self._ask(self.board, L.D_DRAW) == 1 else "stock"
 
     def _last_chance(self) -> str:
         """Fiftieth-card rule: the seat may take the last discard only to knock with it; otherwise the hand is void."""
-        before = self.board.copy()
-        if self._pending()[1] != L.D_KNOCK:  # the machine found no knock with it: the hand is void
-            self.board[:] = before
+        before = self.hidden.state()
+        if self.hidden.pending()[1] != L.D_KNOCK:  # the machine found no knock with it: the hand is void
+            self.hidden.restore(before)
             return "none"
         self.wall_knock = self._ask(self.board, L.D_KNOCK)
         return "none" if self.wall_knock == L.NO_CARD else "pile"
@@ -454,42 +378,42 @@ class SeatView:
     def play_turn(self, allow_knock: bool = True) -> Turn:
         """After the seat's draw: knock (with melds) or discard; only discard if the referee forbids a knock."""
         if self.phase == SHOWDOWN and self.knocker == self.seat and self.wall_knock != L.NO_CARD:
-            return self._knock_turn(None, self.wall_knock)  # took the last discard to knock: the knock is played
-        if self.phase != PLAY or self._turn != self.seat or self._phase not in (
+            return self._knock_turn(self.board.copy(), self.wall_knock)  # took the last discard: the knock is played
+        if self.phase != PLAY or self.hidden.turn != self.seat or self.hidden.phase not in (
                 L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD):
             raise ProtocolError("decision", "discard: the seat has not drawn this turn")
-        kind = self._pending()[1]
+        kind = self.hidden.pending()[1]
         knock = self._ask(self.board, L.D_KNOCK) if kind == L.D_KNOCK and allow_knock else L.NO_CARD
         trial = self.board.copy()  # the answer is played when the referee reports it; here only to ask on
         if kind == L.D_KNOCK:
-            self._apply(trial, self.seat, L.D_KNOCK, knock, "knock")
+            self.hidden.apply(self.seat, L.D_KNOCK, knock, trial)
         if knock != L.NO_CARD:
             return self._knock_turn(trial, knock)
         return Turn(self._ask_on(trial, L.D_DISCARD), False)
 
-    def _knock_turn(self, trial: np.ndarray | None, knock: int) -> Turn:
+    def _knock_turn(self, trial: np.ndarray, knock: int) -> Turn:
         """The melds laid with ``knock`` (the knocker's choice when several arrangements are optimal)."""
-        trial = self.board.copy() if trial is None else trial
         after = int(trial[self.seat, L.V_HAND])
-        kind = S.pending_step(trial, self.arrangements, self.trace, self.status)[1]
-        choice = self._ask_on(trial, L.D_ARRANGE) if kind == L.D_ARRANGE else 0
-        count = min(optimal_arrangements_nb(np.int64(after), self.arrangements), L.MAX_ARRANGEMENTS)
+        choice = self._ask_on(trial, L.D_ARRANGE) if self.hidden.pending(trial)[1] == L.D_ARRANGE else 0
+        arrangements = self.hidden.arrangements
+        count = min(optimal_arrangements_nb(np.int64(after), arrangements), L.MAX_ARRANGEMENTS)
         if not 0 <= choice < count:
             raise self._illegal(L.D_ARRANGE, choice)
-        melds = tuple(int(m) for m in self.arrangements[choice] if m)
+        melds = tuple(int(m) for m in arrangements[choice] if m)
         return Turn(None if knock == L.BIG_GIN else knock, True, melds, int(deadwood_nb(np.int64(after))))
 
     def defend(self) -> tuple[tuple[int, ...], int]:
         """The defender's melds after a knock: an arrangement of least deadwood, and that deadwood."""
         if self.phase != SHOWDOWN or self.knocker == self.seat:
             raise ProtocolError("decision", "melds: only the defender declares melds, after a knock")
-        count = optimal_arrangements_nb(np.int64(self.hand), self.arrangements)
-        melds = tuple(int(m) for m in self.arrangements[0] if m) if count else ()
+        arrangements = self.hidden.arrangements
+        count = optimal_arrangements_nb(np.int64(self.hand), arrangements)
+        melds = tuple(int(m) for m in arrangements[0] if m) if count else ()
         return melds, int(deadwood_nb(np.int64(self.hand)))
 
     def may_knock(self) -> bool:
         """Whether these rules let the seat's 11 cards knock now."""
-        forbidden = int(self.board[self.seat, L.V_FORBIDDEN])
+        forbidden = int(self.view[L.V_FORBIDDEN])
         return int(E.knock_discards_nb(np.int64(self.hand), self.view[L.V_KNOCK_LIMIT], forbidden)) != 0
 
     # -- asking the strategy ------------------------------------------------------------
@@ -497,17 +421,16 @@ class SeatView:
     def _ask(self, board: np.ndarray, kind: int) -> int:
         """The strategy's answer on ``board``'s row of the seat, checked by the machine on a copy."""
         answer = int(self.strategy.decide(kind, board[self.seat], self.params))
-        trial = board.copy()
         try:
-            self._apply(trial, self.seat, kind, answer, DECISION_NAMES[kind])
-        except ProtocolError:
+            self.hidden.apply(self.seat, kind, answer, board.copy())
+        except IllegalMove:
             raise self._illegal(kind, answer) from None
         return answer
 
     def _ask_on(self, trial: np.ndarray, kind: int) -> int:
         """Ask on a trial board; what the strategy keeps across decisions (memory, random stream) comes back."""
         answer = self._ask(trial, kind)
-        row, kept = trial[self.seat], self.board[self.seat]
+        row, kept = trial[self.seat], self.view
         kept[L.V_RNG] = row[L.V_RNG]
         kept[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = row[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY]
         return answer

@@ -36,10 +36,20 @@ STEP_TRACE_ROWS = 64  # the events one step can make: a deal of four hands, a sh
 class IllegalMove(OklasimError):
     """An answer the step machine refuses: out of turn, or against the rules. The board is left as it was."""
 
-    def __init__(self, seat: int, reason: str):
+    def __init__(self, seat: int, reason: str, kind: int = -1):
         super().__init__(f"seat {seat}: {reason}")
         self.seat = seat
         self.reason = reason
+        self.kind = kind  # the decision refused (layout.D_*), -1 if none
+
+
+def apply_or_refuse(board, seat, kind, answer, arrangements, trace, status) -> None:
+    """``apply_step``, or ``IllegalMove`` with the machine's reason and the board left as it was."""
+    if S.apply_step(board, seat, kind, answer, arrangements, trace, status) != L.E_NONE:
+        error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
+        reason = illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8]))
+        error[:] = 0
+        raise IllegalMove(seat, reason, kind)
 
 
 @dataclass(frozen=True)
@@ -122,12 +132,7 @@ class GameBoard:
             raise IllegalMove(seat, self._out_of_turn(seat, kind))
         if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)) or not -(2**62) < answer < 2**62:
             raise IllegalMove(seat, f"the answer to '{DECISION_NAMES[kind]}' must be a whole number, got {answer!r}")
-        code = S.apply_step(self.board, seat, kind, int(answer), self.arrangements, self.trace, self.status)
-        if code != L.E_NONE:
-            error = self.board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
-            hand, forbidden, knocks = int(error[4]), int(error[7]), int(error[8])
-            error[:] = 0
-            raise IllegalMove(seat, illegal_reason(kind, int(answer), hand, forbidden, knocks))
+        apply_or_refuse(self.board, seat, kind, int(answer), self.arrangements, self.trace, self.status)
         self.asked = None
         self._read_trace()
 

@@ -54,10 +54,10 @@ class Table:
     """Plays game ``game`` of ``seed`` between ``seats`` (seat k plays the engine's seat k)."""
 
     def __init__(self, rules: Rules, seats: list[Seat], seed: int, game: int = 0):
-        if len(seats) != rules.players:
-            raise OklasimError(f"the rules seat {rules.players} players; the table has {len(seats)} seats")
         if rules.deal_knock_limit >= 0:  # a simulation option of the engine's dealing, not a way to play
             raise OklasimError("the table deals as in play: deal_knock_limit is for simulations only (leave it -1)")
+        if len(seats) != rules.players:
+            raise OklasimError(f"the rules seat {rules.players} players; the table has {len(seats)} seats")
         self.rules = rules
         self.seats = seats
         self.game = GameBoard(rules, seed, game)
