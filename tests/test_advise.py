@@ -356,7 +356,7 @@ def test_played_draws_caps_the_draws_that_shape_the_hand_before_the_window():
         ("opp pass; opp pass", "turns alternate"),
         ("opp pass; me pass; opp stock", "name the card discarded"),
         ("opp pass; me pass; opp stock 9c", "9c cannot be discarded: it is elsewhere"),
-        ("opp upcard 9c", "the card taken from the pile may not go straight back"),
+        ("opp upcard 9c", "9c was just taken from the pile: it may not be discarded"),  # the referee's own reason
         ("opp pass; me pass; opp draws 8d", "write <me|opp> <pass|upcard|pile|stock>"),
         ("opp pass; me pass; opp stock Ks; me stock", "your hand holds a card the opponent has or threw"),
     ],

@@ -9,10 +9,12 @@ Written as turns separated by ``;`` (or given as a list of turns), each
 ``upcard`` (took it), ``pile`` (took the top of the pile) or ``stock``. The
 last turn may be yours without a discard: you have drawn and are deciding.
 The history fixes the pile, the cards the opponent took, the stock, the
-passes and the dealer, and it is replayed on an engine board so that the
-opponent's view at each of its decisions is exactly what the engine showed
-it (``Evidence``): the worlds are then weighted by how likely the named
-opponent was to play as it did (``advise_history_nb``).
+passes and the dealer. It is played on the engine's step machine (the hidden
+cards a completion, ``oklasim.sim.completion``), which refuses an impossible
+turn with the reason any referee of oklasim gives, and the opponent's view at
+each of its decisions is exactly what the engine showed it (``Evidence``):
+the worlds are then weighted by how likely the named opponent was to play as
+it did (``advise_history_nb``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from oklasim._kernels.rng_nb import HISTORY_VIEWS
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
+from oklasim.sim.board import IllegalMove
+from oklasim.sim.completion import CompletedBoard, Unseen
 
 ME, OPP = 0, 1  # seats in the advisor's views
 DRAWS = ("pass", "upcard", "pile", "stock")
@@ -80,94 +84,103 @@ def parse_history(value) -> list[Turn]:
 
 
 def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int] | None, hand: int) -> Replay:
-    """Play the public history on an engine board, checking that it can have happened; ``ValueError`` if not."""
+    """Play the public history on the engine's step machine (the hidden cards a completion), checking that it can
+    have happened; ``ValueError`` if not."""
     if not turns:
         raise OklasimError("history: give at least the first turn")
-    board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
-    E.load_rules_nb(board, rules.to_array())
     dealer = 1 - turns[0].seat  # the non-dealer is offered the upcard first
-    start = rules.hand_size * 2
-    board[L.HIDDEN, L.S_DECK + start] = upcard
-    board[L.HIDDEN, L.S_STOCK_POS] = start
-    E.start_hand_nb(board, dealer, 0, np.array(list(scores or (0, 0)) + [0, 0], dtype=np.int64))
-    E.seed_views_nb(board, HISTORY_VIEWS, 0)
-    taken = [0, 0]  # cards each seat took from the pile and still holds
-    passes, offers_open = 0, True
+    game = CompletedBoard(rules, observer=None)
+    game.deal(dealer, 0, list(scores or (0, 0)), upcard)
+    E.seed_views_nb(game.board, HISTORY_VIEWS, 0)
     opp_turns, snapshots, unknown_discards = [], [], []
-    took = None
+    took, passes = None, 0
     for i, turn in enumerate(turns):
         where = f"history turn {i + 1} ({_describe(turn)})"
-        if i > 0 and turn.seat == turns[i - 1].seat:
-            whose = "the opponent's" if turn.seat == ME else "yours"
-            raise OklasimError(f"{where}: turns alternate, and this one is {whose}")
-        last = i == len(turns) - 1
-        if turn.discard is None and turn.draw != "pass" and not (last and turn.seat == ME):
+        if turn.discard is None and turn.draw != "pass" and not (i == len(turns) - 1 and turn.seat == ME):
             raise OklasimError(f"{where}: name the card discarded (only your own last turn may stop at the draw)")
-        choice = board[turn.seat].copy()
+        choice = game.board[turn.seat].copy()
+        try:
+            card = _draw(game, turn)
+        except IllegalMove as refusal:
+            raise OklasimError(f"{where}: {refusal.reason}") from None
         if turn.draw == "pass":
-            if not offers_open:
-                raise OklasimError(f"{where}: only the first upcard can be passed")
             passes += 1
-            board[: 2, L.V_PASSED + turn.seat] = 1
-            offers_open = passes < 2
             if turn.seat == OPP:
                 opp_turns.append([H.TURN_PASS, L.NO_CARD, L.NO_CARD, L.NO_CARD, 0])
                 snapshots.append([choice, choice])
             continue
-        if turn.draw == "upcard" and not offers_open:
-            raise OklasimError(f"{where}: the upcard can be taken only on the first offer; later write 'pile'")
-        if turn.draw == "pile" and offers_open:
-            raise OklasimError(f"{where}: on the first offer write 'upcard' or 'pass'")
-        forced = turn.draw == "stock" and passes == 2 and board[0, L.V_DRAWS] == 0
-        if turn.draw == "stock" and offers_open:
-            raise OklasimError(f"{where}: on the first offer write 'upcard' or 'pass'")
-        offers_open = False
-        if turn.draw in ("upcard", "pile"):
-            if board[0, L.V_PILE_SIZE] == 0:
-                raise OklasimError(f"{where}: the pile is empty")
-            card = int(E.draw_nb(board, turn.seat, True))
-            taken[turn.seat] |= 1 << card
-        else:
-            if board[0, L.V_STOCK_LEFT] <= 2:
-                raise OklasimError(f"{where}: the stock is down to 2 cards; the hand is over")
-            board[L.HIDDEN, L.S_DECK + board[L.HIDDEN, L.S_STOCK_POS]] = 0  # a stand-in: the card is private
-            E.draw_nb(board, turn.seat, False)
-            card = L.NO_CARD
-        forbidden = card if card >= 0 and not rules.discard_taken_card else L.NO_CARD
-        after = board[turn.seat].copy()
+        after = game.board[turn.seat].copy()
+        E.close_knock_offer_nb(after)  # the view at the draw's end: the completion's knock offer means nothing
+        after[L.V_FORBIDDEN] = L.NO_CARD
         if turn.discard is None:
             took = card if card >= 0 else None
             break
         d = turn.discard
-        if d == forbidden:
-            raise OklasimError(f"{where}: the card taken from the pile may not go straight back")
-        if board[0, L.V_PILE_MASK] >> d & 1 or taken[1 - turn.seat] >> d & 1:
-            raise OklasimError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere")
+        known = game.held_known[turn.seat] >> d & 1
+        try:
+            _discard(game, turn.seat, d)
+        except Unseen:
+            raise OklasimError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere") from None
+        except IllegalMove as refusal:
+            raise OklasimError(f"{where}: {refusal.reason}") from None
         if turn.seat == OPP:
-            if not taken[OPP] >> d & 1:
+            if not known:
                 unknown_discards.append((len(opp_turns), d))
+            forced = turn.draw == "stock" and choice[L.V_PASSED + ME] and choice[L.V_PASSED + OPP] and not choice[L.V_DRAWS]
             kind = {"upcard": H.TURN_UPCARD, "pile": H.TURN_PILE}.get(
                 turn.draw, H.TURN_FORCED_STOCK if forced else H.TURN_STOCK)
+            forbidden = card if card >= 0 and not rules.discard_taken_card else L.NO_CARD
             opp_turns.append([kind, card, d, forbidden, 0])
             after[L.V_ASKED] = d  # what a family confirming its discards is asked (D_CONFIRM_DISCARD)
             snapshots.append([choice, after])
-        taken[turn.seat] &= ~(1 << d)
-        E.discard_nb(board, turn.seat, d)
-    pile = tuple(int(c) for c in board[0, L.V_PILE : L.V_PILE + board[0, L.V_PILE_SIZE]])
-    theirs = taken[OPP] | (int(board[0, L.V_DISCARDED + OPP]) & ~int(board[0, L.V_TAKEN + ME]))
+    view = game.board[ME]
+    pile = tuple(int(c) for c in view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]])
+    theirs = game.held_known[OPP] | (int(view[L.V_DISCARDED + OPP]) & ~int(view[L.V_TAKEN + ME]))
     if hand & theirs:
         raise OklasimError("history: your hand holds a card the opponent has or threw (and you did not take)")
-    unseen = ((1 << N_CARDS) - 1) & ~hand & ~mask_of(pile) & ~taken[OPP]
+    unseen = ((1 << N_CARDS) - 1) & ~hand & ~mask_of(pile) & ~game.held_known[OPP]
     turns_array = np.array(opp_turns, dtype=np.int64).reshape(-1, H.N_TURN_FIELDS)
     for index, d in unknown_discards:  # its stock draws: an unseen card, or one it threw later
         turns_array[: index + 1, H.T_ELIGIBLE] |= 1 << d
     turns_array[:, H.T_ELIGIBLE] |= unseen
     shots = np.array(snapshots, dtype=np.int64).reshape(-1, 2, L.V_SIZE)
-    view = board[ME].copy()
-    return Replay(pile=pile, opponent_took=int(board[0, L.V_TAKEN + OPP]), took=took,
-                  passed=passes,
-                  dealer="me" if dealer == ME else "opponent", view=view,
+    return Replay(pile=pile, opponent_took=int(view[L.V_TAKEN + OPP]), took=took, passed=passes,
+                  dealer="me" if dealer == ME else "opponent", view=view.copy(),
                   turns=np.ascontiguousarray(turns_array), snapshots=np.ascontiguousarray(shots))
+
+
+def _draw(game: CompletedBoard, turn: Turn) -> int:
+    """Play the turn's pass or draw; returns the card taken from the pile (NO_CARD: none, or the stock's)."""
+    if game.phase == L.PHASE_FORCED_STOCK:  # both passed: the machine draws the stock by itself
+        if turn.draw != "stock" or turn.seat != game.turn:
+            raise IllegalMove(turn.seat, _unasked(turn, game.turn, L.D_DRAW))
+        game.pending()
+        return L.NO_CARD
+    seat, kind = game.pending()
+    answer = {"pass": 0, "upcard": 1, "pile": 1, "stock": 0}[turn.draw]
+    wanted = L.D_TAKE_UPCARD if turn.draw in ("pass", "upcard") else L.D_DRAW
+    if (seat, kind) != (turn.seat, wanted):
+        raise IllegalMove(turn.seat, _unasked(turn, seat, kind))
+    game.apply(seat, kind, answer)
+    return int(game.board[seat, L.V_DRAWN]) if answer else L.NO_CARD
+
+
+def _unasked(turn: Turn, seat: int, kind: int) -> str:
+    """Why the machine does not take this turn here, in the history's words."""
+    if kind == L.D_NONE or kind == L.D_KNOCK:
+        return "the stock is down to 2 cards; the hand is over"
+    if seat != turn.seat:
+        return f"turns alternate, and this one is {'yours' if seat == ME else 'the opponent'}'s"
+    if kind == L.D_TAKE_UPCARD:
+        return "on the first offer write 'upcard' or 'pass'"
+    return "only the first upcard can be passed or taken; later write 'pile' or 'stock'"
+
+
+def _discard(game: CompletedBoard, seat: int, card: int) -> None:
+    game.place_in_hand(seat, card)
+    if game.pending() == (seat, L.D_KNOCK):  # a knock the completion may offer: the history played on
+        game.apply(seat, L.D_KNOCK, L.NO_CARD)
+    game.apply(seat, L.D_DISCARD, card)
 
 
 def _describe(turn: Turn) -> str:
