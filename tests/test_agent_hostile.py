@@ -291,3 +291,17 @@ assert all(reply["type"] == "answer" for reply in CLEAN if reply is not None)
 @given(st.dictionaries(st.integers(0, len(GAME) - 1), st.lists(garbage, min_size=1, max_size=3), max_size=8))
 def test_garbage_between_events_changes_no_answer(insertions):
     assert answers(agent("greedy"), insertions) == CLEAN
+
+
+def test_nothing_is_played_after_the_void_at_the_wall():
+    """Two cards left and nobody knocked: the hand is void (the default wall rule), so a further draw is refused."""
+    seat = agent("random(knock_probability=0)", single_hand=True)
+    told_so_far = []
+    for message, _ in transcript(Rules(single_hand=True), ["random(knock_probability=0)"] * 2, seed=1, games=1):
+        if message["type"] == "hand_over":
+            break
+        told_so_far.append(message)
+        seat.handle(message)
+    last = next(m for m in reversed(told_so_far) if m["type"] == "discard")
+    refused(seat, draw(1 - last["seat"], "pile"), "seat")
+    refused(seat, draw(1 - last["seat"], "stock"), "seat")

@@ -407,6 +407,6 @@ def rules_label(rules: Rules) -> str:
     from oklasim.game.rules import PRESETS
 
     for name in PRESETS:
-        if Rules.preset(name) == rules:
-            return name
+        if Rules.preset(name).replace(players=rules.players) == rules:
+            return name if rules.players == Rules.preset(name).players else f"{name} ({rules.players} players)"
     return "custom"
