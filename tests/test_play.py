@@ -127,6 +127,7 @@ def test_coach_shows_the_advice_at_knock_decisions():
     def look(child):
         if "you may knock" in child.before and not seen:
             assert "coach |" in child.before and "recommendation:" in child.before
+            assert "weighted by how likely" in child.before  # the hand's history given: the opponent's play counts
             seen.append(True)
 
     while not seen:

@@ -126,3 +126,25 @@ def test_the_table_refuses_a_seat_count_and_simulation_deals():
         Table(Rules(players=3), [BotSeat(resolve("simple"))] * 2, 1)
     with pytest.raises(ValueError, match="deal_knock_limit is for simulations only"):
         Table(Rules(deal_knock_limit=5), [BotSeat(resolve("simple"))] * 2, 1)
+
+
+def test_a_tables_events_are_the_advisors_history():
+    """What seat 0 saw of a hand, written as the advisor's history, replays to the pile and pickups it sees."""
+    from oklasim.advise.history import history_text, parse_history, replay
+
+    checked = 0
+    for seed in range(6):
+        game, bot, seen = GameBoard(Rules(), seed), BotSeat(resolve("greedy")), []
+        while (asked := game.next_decision()) is not None and game.records == []:
+            events = [e.seen_by(0) for e in game.events()]
+            seen += [e for e in events if e is not None]
+            seat, kind = asked
+            view = game.view(0)
+            if seat == 0 and kind in (L.D_KNOCK, L.D_DISCARD) and view[L.V_DRAWS] > 2:
+                replayed = replay(parse_history(history_text(seen, 0)), int(view[L.V_UPCARD]), Rules(), None,
+                                  int(view[L.V_HAND]))
+                assert list(replayed.pile) == view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]].tolist()
+                assert replayed.opponent_took == view[L.V_TAKEN + 1]
+                checked += 1
+            game.apply(seat, kind, bot.decide(kind, game.view(seat)))
+    assert checked > 10

@@ -19,6 +19,7 @@ it did (``advise_history_nb``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +31,7 @@ from oklasim._kernels.rng_nb import HISTORY_VIEWS
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
-from oklasim.sim.board import IllegalMove
+from oklasim.sim.board import Event, IllegalMove
 from oklasim.sim.completion import CompletedBoard, Unseen
 
 ME, OPP = 0, 1  # seats in the advisor's views
@@ -186,3 +187,21 @@ def _discard(game: CompletedBoard, seat: int, card: int) -> None:
 def _describe(turn: Turn) -> str:
     who = "me" if turn.seat == ME else "opp"
     return " ".join([who, turn.draw] + ([format_card(turn.discard)] if turn.discard is not None else []))
+
+
+DRAW_WORDS = {"take_upcard": "upcard", "draw_pile": "pile", "draw_stock": "stock"}
+
+
+def history_text(events: Iterable[Event], me: int) -> str:
+    """The hand's history in the format above, from the engine's events of one two-player hand (``Event``) as
+    seat ``me`` saw them: what a table passes to the advisor."""
+    turns: list[str] = []
+    for event in events:
+        who = "me" if event.seat == me else "opp"
+        if event.name == "pass":
+            turns.append(f"{who} pass")
+        elif event.name in DRAW_WORDS:
+            turns.append(f"{who} {DRAW_WORDS[event.name]}")
+        elif event.name == "discard":
+            turns[-1] += f" {format_card(event.a)}"
+    return "; ".join(turns)

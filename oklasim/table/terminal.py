@@ -73,7 +73,7 @@ class PersonSeat:
     """The person's seat (seat 0): what the board's row shows, told as text; decisions read from typed moves."""
 
     def __init__(self, rules: Rules, names: list[str], ask: Callable[[str], str], say: Callable[[str], None],
-                 saved: list[str] = (), coach: Callable[[np.ndarray], list[str]] | None = None,
+                 saved: list[str] = (), coach: Callable[[np.ndarray, list[Event]], list[str]] | None = None,
                  on_move: Callable[[list[str]], None] | None = None):
         self.rules = rules
         self.names = names  # per seat; names[0] is "you"
@@ -87,6 +87,7 @@ class PersonSeat:
         self.view: np.ndarray | None = None  # the row of the decision being asked
         self.scores = [0] * rules.players
         self.discard_next: int | None = None  # a plain discard typed at the knock offer: the answer to come
+        self.seen: list[Event] = []  # the events of this hand, as this seat saw them (the coach's history)
 
     # -- output ---------------------------------------------------------------------------
 
@@ -117,6 +118,7 @@ class PersonSeat:
     # -- what the table tells -----------------------------------------------------------------
 
     def tell(self, e: Event) -> None:
+        self.seen = [] if e.name == "deal" else self.seen + [e]
         card = format_card(e.a) if 0 <= e.a < 52 else ""
         if e.name == "upcard":
             limit = "gin only" if e.b == 0 else f"knock limit {e.b}"
@@ -200,7 +202,7 @@ class PersonSeat:
         else:
             self.say(f"you may knock: discarding {options}")
             if self.coach is not None and not self.replaying:
-                for line in self.coach(view):
+                for line in self.coach(view, self.seen):
                     self.say("  coach | " + line)
         prompt = "'knock CARD', or [n]o (the hand is void) > " if last_chance else "discard a card, or 'knock CARD' > "
         while True:
@@ -303,22 +305,20 @@ class PersonSeat:
 # -- a whole game ---------------------------------------------------------------------------
 
 
-def coach_lines(view: np.ndarray, opponent: str, rules: Rules) -> list[str]:
-    """The ``oklasim advise`` table for the person's knock decision (a short time budget; two players)."""
+def coach_lines(view: np.ndarray, seen: list[Event], opponent: str, rules: Rules) -> list[str]:
+    """The ``oklasim advise`` table for the person's knock decision, the hand's whole history given (a short time
+    budget; two players)."""
     from oklasim.advise import advise
+    from oklasim.advise.history import history_text
 
     if rules.players != 2:
         return ["(no advice here: the advisor weighs two-player hands)"]
     me, other = int(view[L.V_SEAT]), 1 - int(view[L.V_SEAT])
-    drawn = int(view[L.V_DRAWN])
-    took = format_card(drawn) if drawn >= 0 and view[L.V_TAKEN + me] >> drawn & 1 else None
     try:
         advice = advise(
-            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]),
-            pile=[format_card(c) for c in pile_of(view)], opponent_took=format_hand(known_holdings(view, other)) or (),
-            took=took, stock=int(view[L.V_STOCK_LEFT]), scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])),
-            rules=rules, dealer="me" if view[L.V_DEALER] == me else "opponent", opponent=opponent, max_seconds=3.0,
-            seed=1,
+            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]), history=history_text(seen, me),
+            scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])), rules=rules, opponent=opponent,
+            max_seconds=3.0, seed=1,
         )
     except ValueError as exc:
         return [f"(no advice here: {exc})"]
@@ -387,7 +387,7 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
 
     names = seat_names(rules, strategy.name)
     person = PersonSeat(rules, names, ask, say, saved, on_move=on_move,
-                        coach=(lambda view: coach_lines(view, against, rules)) if coach else None)
+                        coach=(lambda view, seen: coach_lines(view, seen, against, rules)) if coach else None)
     table = Table(rules, [person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
     if saved:
         say(f"resuming the game from {resume}: {len(saved)} moves replayed")
