@@ -20,7 +20,23 @@ Examples:
   oklasim tune threshold --against greedy,simple --rules eaai --budget 20
   oklasim tune threshold --against eaai --param early_draws=0..10 --param gin_after_draws=0..20 --fix late_stock=0
   oklasim tune expert --against eaai --rules eaai --objective games --param finish_points=0..30
+  oklasim tune expert --against panel --rules eaai --objective games --aggregate min --param early_draws
 """
+
+
+class AgainstOption(click.Option):
+    """--against, whose help lists the shipped panel: read when the help is shown, so that the command line starts
+    without importing the studies."""
+
+    @property
+    def help(self) -> str:
+        from oklasim.studies.tune_space import PANEL, PANEL_NAME
+
+        return f"{self._help} '{PANEL_NAME}' stands for the shipped panel of styles: {', '.join(PANEL)}."
+
+    @help.setter
+    def help(self, text: str) -> None:
+        self._help = text
 
 
 def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
@@ -37,7 +53,8 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
 
 @click.command("tune", epilog=TUNE_EPILOG)
 @click.argument("family")
-@click.option("--against", required=True, help="The panel of opponents, comma-separated: 'greedy,simple'.")
+@click.option("--against", cls=AgainstOption, required=True,
+              help="The panel of opponents, comma-separated: 'greedy,simple' or 'panel,greedy'.")
 @rules_and_players()
 @click.option("--budget", type=int, default=20, show_default=True,
               help="Candidates to try (the family's defaults first); a rerun with a larger budget continues.")
@@ -45,6 +62,9 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
 @click.option("--objective", default="points", show_default=True, metavar="points|games",
               help="What a candidate maximises: paired points/hand on independent hands, or the share of games "
                    "to the target score won.")
+@click.option("--aggregate", default="mean", show_default=True, metavar="mean|min",
+              help="Over the panel: the mean of the opponents' figures, or the worst of them (min), for the "
+                   "pruning and the choice of the best candidate.")
 @click.option("--param", "params", multiple=True, metavar="NAME[=LO..HI]",
               help="Tune this parameter, over LO..HI if given (repeatable) [every parameter with a range].")
 @click.option("--fix", "fixes", multiple=True, metavar="NAME=VALUE", help="Hold a parameter at VALUE (repeatable).")
@@ -60,13 +80,14 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
               help="Folder of the study and the result [runs/tune/FAMILY-HASH of the arguments].")
 @workers_option()
 @strategy_path_option()
-def tune_command(family, against, rules_spec, players, budget, seed, objective, params, fixes, hands_per_rung, rungs,
-                 held_out, out, workers, strategy_paths) -> None:
+def tune_command(family, against, rules_spec, players, budget, seed, objective, aggregate, params, fixes,
+                 hands_per_rung, rungs, held_out, out, workers, strategy_paths) -> None:
     """Tune the parameters of strategy FAMILY against a panel of opponents.
 
     The objective of a candidate is its mean paired points/hand difference
     over the panel (with --objective games: its share of games to the target
-    score won): against each opponent (equal weights) every deal is played
+    score won; with --aggregate min: the worst of its figures against the
+    opponents): against each opponent (equal weights) every deal is played
     with the candidate in every seat. Optuna's TPE sampler proposes
     candidates; each plays rungs of doubling numbers of deals, and
     successive halving stops it at a rung where it is in the worse half. The best candidate and the
@@ -82,7 +103,7 @@ def tune_command(family, against, rules_spec, players, budget, seed, objective, 
 
     panel = split_strategies(against) if against.strip() else []
     spec = TuneSpec.create(family, panel, load_rules(rules_spec, players), _params(params), parse_overrides(fixes, "--fix"),
-                           seed, hands_per_rung, rungs, strategy_paths, objective)
+                           seed, hands_per_rung, rungs, strategy_paths, objective, aggregate)
     folder = out or default_folder(spec)
     try:
         result = run_tune(spec, budget, folder, workers, held_out, progress=True)

@@ -1,12 +1,15 @@
 """Tuning a strategy family's parameters against a panel of opponents, and confirming the result.
 
 The objective of a candidate (a family with concrete parameter values) is
-its mean paired result over the panel: against each opponent it plays
-``oklasim.match`` on the same deals in every seating, and the opponents'
-figures are averaged with equal weight. The result is, by ``objective``,
+its paired result over the panel: against each opponent it plays
+``oklasim.match`` on the same deals in every seating, and by ``aggregate``
+the opponents' figures are averaged with equal weight (``mean``) or the
+worst of them counts (``min``: the candidate is as good as against its
+hardest opponent). The result is, by ``objective``,
 the points/hand difference on independent hands (``points``) or the share
 of games to the rules' target score won (``games``, a deal then being a
-game seed: game ``g`` is dealt alike in every seating).
+game seed: game ``g`` is dealt alike in every seating). The panel may name
+the shipped panel of styles, ``panel`` (``tune_space.PANEL``).
 
 Search: Optuna's TPE sampler proposes candidates one at a time; each plays
 a race of rungs, rung ``k`` ending at ``hands_per_rung * 2**k`` deals
@@ -20,7 +23,8 @@ continues where it stopped and ends exactly as an uninterrupted one.
 Confirmation: the best candidate that played every rung and the baseline
 (the family's defaults, with the fixed values) are measured again on fresh
 deals whose seeds the search never used; the report gives both objectives,
-the gain on paired deals and the per-opponent figures with 95% intervals.
+the gain on paired deals and the per-opponent figures with 95% intervals
+(under ``min``, the worst case over the panel too).
 
 Determinism: trials run one after another; every deal seed is derived from
 the tune seed and the rung (or "held out") and the opponent, and the
@@ -35,7 +39,7 @@ import hashlib
 import json
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +51,12 @@ from optuna.trial import TrialState
 from oklasim.analysis.match import match
 from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
 from oklasim.errors import OklasimError
-from oklasim.game.rules import PRESETS, Rules
+from oklasim.game.rules import Rules
 from oklasim.runs.storage import atomic_write_bytes
 from oklasim.sim.engine import stream_key
 from oklasim.strategies.registry import Strategy, resolve
-from oklasim.studies.tune_space import Dimension, dimensions
+from oklasim.studies.tune_result import OpponentFigures, TuneResult
+from oklasim.studies.tune_space import Dimension, dimensions, expand_panel
 
 SPEC_FILE = "tune.json"
 JOURNAL_FILE = "study.journal"
@@ -89,6 +94,21 @@ OBJECTIVES = {
 
 
 @dataclass(frozen=True)
+class Aggregate:
+    """How a candidate's figures against the opponents make its objective."""
+
+    describes: str  # in "the ... over the panel of"
+    of_values: Callable[[Sequence[float]], float]
+    worst_row: bool  # the held-out table shows the worst case beside the panel mean
+
+
+AGGREGATES = {
+    "mean": Aggregate("mean", lambda values: float(np.mean(values)), worst_row=False),
+    "min": Aggregate("worst case", lambda values: float(min(values)), worst_row=True),
+}
+
+
+@dataclass(frozen=True)
 class TuneSpec:
     """Everything that decides a tune's search; two runs with equal specs play the same candidates."""
 
@@ -102,15 +122,18 @@ class TuneSpec:
     rungs: int
     strategy_paths: tuple[str, ...] = ()
     objective: str = "points"
+    aggregate: str = "mean"
 
     @classmethod
     def create(cls, family: str, against: Sequence[str], rules: Rules | None = None,
                params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
                seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = (),
-               objective: str = "points"):
+               objective: str = "points", aggregate: str = "mean"):
         paths = tuple(str(p) for p in strategy_paths)
         if objective not in OBJECTIVES:
             raise OklasimError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
+        if aggregate not in AGGREGATES:
+            raise OklasimError(f"unknown aggregate {aggregate!r}; aggregates: {', '.join(AGGREGATES)}")
         stream_key(seed)  # checks it
         if hands_per_rung < 2:
             raise OklasimError(f"hands per rung must be at least 2, got {hands_per_rung}")
@@ -119,12 +142,13 @@ class TuneSpec:
         if not [a for a in against if a.strip()]:
             raise OklasimError("the panel of opponents is empty: give --against A,B,...")
         dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
-        resolved = [resolve(a, extra_paths=paths) for a in against]
+        opponents = expand_panel(against)
+        resolved = [resolve(a, extra_paths=paths) for a in opponents]
         panel = tuple(r.name for r in resolved)
         if len({r.canonical() for r in resolved}) < len(panel):
-            raise OklasimError(f"an opponent is named twice in the panel: {', '.join(against)}")
+            raise OklasimError(f"an opponent is named twice in the panel: {', '.join(opponents)}")
         return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
-                   int(hands_per_rung), int(rungs), paths, objective)
+                   int(hands_per_rung), int(rungs), paths, objective, aggregate)
 
     def identity(self) -> dict:
         """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
@@ -135,6 +159,8 @@ class TuneSpec:
             "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
             "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
             "hands_per_rung": self.hands_per_rung, "rungs": self.rungs, "objective": self.objective,
+            # the mean, the only aggregate before min, stays out: the studies begun then keep their folder and key
+            **({"aggregate": self.aggregate} if self.aggregate != "mean" else {}),
         }
 
     def digest(self) -> str:
@@ -143,6 +169,10 @@ class TuneSpec:
     @property
     def kind(self) -> Objective:
         return OBJECTIVES[self.objective]
+
+    @property
+    def over_panel(self) -> Aggregate:
+        return AGGREGATES[self.aggregate]
 
     def rung_deals(self) -> list[int]:
         """Deals (hands or games) per opponent a candidate has played by the end of each rung."""
@@ -174,13 +204,6 @@ def default_folder(spec: TuneSpec) -> Path:
 # -- playing candidates -------------------------------------------------------------------------------
 
 
-def panel_mean(estimates: Sequence[Estimate]) -> Estimate:
-    """The equal-weight average over the panel; opponents play independent deals, so variances add."""
-    mean = float(np.mean([e.mean for e in estimates]))
-    half = float(np.sqrt(sum(e.half_width**2 for e in estimates))) / len(estimates)
-    return Estimate(mean, mean - half, mean + half, sum(e.n for e in estimates))
-
-
 def play(spec: TuneSpec, strategy: Strategy, opponent: int, deals: int, seed: int,
          workers: int | None) -> np.ndarray:
     """The strategy's result on each deal against a panel opponent, in the objective's terms."""
@@ -204,7 +227,7 @@ def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
         for i in range(len(spec.panel)):
             nets[i].append(play(spec, candidate, i, deals - played, spec.search_seed(rung, i), workers))
         played = deals
-        value = float(np.mean([np.concatenate(n).mean() for n in nets]))
+        value = spec.over_panel.of_values([np.concatenate(n).mean() for n in nets])
         trial.report(value, played)
         if rung < spec.rungs - 1 and trial.should_prune():
             raise optuna.TrialPruned()
@@ -306,20 +329,6 @@ def run_trial(spec: TuneSpec, study: optuna.Study, workers: int | None) -> None:
 # -- held-out confirmation and the result -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class OpponentFigures:
-    """Against one opponent, on the held-out deals: each side's paired result and the tuned one's gain."""
-
-    name: str
-    tuned: Estimate
-    baseline: Estimate
-    gain: Estimate
-
-    def as_dict(self) -> dict:
-        return {"opponent": self.name, "tuned": self.tuned.as_dict(), "baseline": self.baseline.as_dict(),
-                "gain": self.gain.as_dict()}
-
-
 def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int | None,
             progress: bool = False) -> tuple[OpponentFigures, ...]:
     """The tuned candidate and the baseline against every opponent on the same fresh deals."""
@@ -335,112 +344,11 @@ def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int |
     return tuple(figures)
 
 
-def _rules_name(rules: Rules) -> str:
-    return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
-
-
-def _number(value: float) -> str:
-    return f"{value:g}"
-
-
-@dataclass(frozen=True)
-class TuneResult:
-    """The tuned values and their held-out check; the panel figures average the opponents' (equal weights)."""
-
-    spec: TuneSpec
-    values: dict[str, float]  # every parameter of the tuned candidate
-    baseline_values: dict[str, float]
-    opponents: tuple[OpponentFigures, ...]
-    trials: dict[str, float]  # finished, complete, pruned, best (trial number), search_value
-    held_out_deals: int
-    seconds: float
-    history: tuple[dict, ...]  # every finished trial: number, state, params, objective by deals played
-
-    @property
-    def tuned(self) -> Estimate:
-        return panel_mean([o.tuned for o in self.opponents])
-
-    @property
-    def baseline(self) -> Estimate:
-        return panel_mean([o.baseline for o in self.opponents])
-
-    @property
-    def gain(self) -> Estimate:
-        return panel_mean([o.gain for o in self.opponents])
-
-    @property
-    def strategy(self) -> str:
-        """The tuned candidate as a name every command accepts."""
-        return self.spec.strategy(self.values).canonical()
-
-    def seeds(self) -> dict[str, list[int]]:
-        search = [self.spec.search_seed(k, i) for k in range(self.spec.rungs) for i in range(len(self.spec.panel))]
-        return {"search": search, "held_out": [self.spec.held_out_seed(i) for i in range(len(self.spec.panel))]}
-
-    def as_dict(self) -> dict:
-        return {
-            "spec": self.spec.identity(), "strategy": self.strategy, "values": self.values,
-            "baseline_values": self.baseline_values, "trials": self.trials,
-            "objective": f"mean over the panel of {self.spec.kind.describes}",
-            "held_out_deals_per_opponent": self.held_out_deals, "tuned": self.tuned.as_dict(),
-            "baseline": self.baseline.as_dict(), "gain": self.gain.as_dict(),
-            "opponents": [o.as_dict() for o in self.opponents], "seeds": self.seeds(), "seconds": self.seconds,
-            "history": list(self.history),
-        }
-
-    def _rows(self) -> list[tuple[str, str, str, str]]:
-        kind = self.spec.kind
-        rows = [(o.name, o.tuned, o.baseline, o.gain) for o in self.opponents]
-        rows.append(("panel mean", self.tuned, self.baseline, self.gain))
-        return [(name, kind.value(a), kind.value(b), kind.gain(g)) for name, a, b, g in rows]
-
-    def _header(self) -> str:
-        t, s = self.trials, self.spec
-        return (f"{s.family} tuned against {', '.join(s.panel)} (rules: {_rules_name(s.rules)}), seed {s.seed}: "
-                f"{t['finished']} trials, {t['complete']} played every rung, {t['pruned']} stopped early")
-
-    def text(self) -> str:
-        s = self.spec
-        lines = [self._header(), f"  {'parameter':<20}{'default':>10}{'tuned':>10}  searched"]
-        for d in s.dimensions:
-            lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
-                         f"  {_number(d.low)}..{_number(d.high)}")
-        lines.append(f"  tuned strategy: {self.strategy}")
-        lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
-                     f"seating ({s.kind.figures}, 95% intervals):")
-        lines.append(f"  {'opponent':<24}{'tuned':<28}{'default':<28}gain")
-        lines += [f"  {name[:23]:<24}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
-        deals, value = s.rung_deals()[-1], self.trials["search_value"]
-        shown = f"{100 * value:.2f}% of games won" if s.kind.games else f"{value:+.3f}"
-        lines.append(f"best candidate: trial {self.trials['best']}, search objective {shown} on {deals:,} "
-                     f"{s.kind.unit} per opponent ({self.seconds:.1f} s)")
-        return "\n".join(lines)
-
-    def markdown(self) -> str:
-        s = self.spec
-        lines = [f"# Tuning `{s.family}`", "", self._header() + ".", "",
-                 f"Objective: the mean over the panel of {s.kind.describes} "
-                 "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
-                 f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.kind.unit} per opponent.", "",
-                 "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
-        lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
-                  f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]
-        lines += ["", f"Tuned strategy: `{self.strategy}`", "",
-                  f"Held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent (seeds the search never "
-                  f"used), {s.kind.figures} with 95% intervals:", "",
-                  "| opponent | tuned | default | gain |", "|---|---|---|---|"]
-        lines += [f"| {name} | {a} | {b} | {g} |" for name, a, b, g in self._rows()]
-        return "\n".join(lines) + "\n"
-
-
-# -- the whole tune -----------------------------------------------------------------------------------
-
-
 def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget: int = 20, seed: int = 0,
          params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
          out: str | Path | None = None, workers: int | None = None, hands_per_rung: int = 1000, rungs: int = 4,
          held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False,
-         objective: str = "points") -> TuneResult:
+         objective: str = "points", aggregate: str = "mean") -> TuneResult:
     """Tune ``family`` against the panel ``against``; see the module doc and ``run_tune``.
 
     ``params`` names the parameters to search (None: the declared range;
@@ -448,7 +356,7 @@ def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget
     ``fixed`` sets others.
     """
     spec = TuneSpec.create(family, against, rules, params, fixed, seed, hands_per_rung, rungs, strategy_paths,
-                           objective)
+                           objective, aggregate)
     return run_tune(spec, budget, out, workers, held_out, progress)
 
 

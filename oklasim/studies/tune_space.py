@@ -1,15 +1,33 @@
 """What ``oklasim tune`` searches: the dimensions of a family's parameters and the range each is searched over
-(the family's declared search range, the one asked for with ``--param NAME=LO..HI``, or all it allows)."""
+(the family's declared search range, the one asked for with ``--param NAME=LO..HI``, or all it allows), and the
+shipped panel of opponents it may search against."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oklasim.errors import OklasimError
 from oklasim.strategies.registry import Param, families
 
 _RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
+
+PANEL_NAME = "panel"  # in a list of opponents, stands for PANEL
+# The panel to tune on and to be judged by (issue 35): one player of each style a strong player meets, so that a
+# best response to one of them (as expert's defaults are to eaai) shows as a loss against another.
+PANEL = (
+    "eaai",  # the EAAI-21 baseline: takes only what melds, knocks at once
+    "threshold:gin_only",  # holds for gin, always
+    "threshold:early_then_gin",  # knocks in its first six own draws, then holds for gin
+    "expert:early3_then_gin",  # expert's draws and discards; knocks in its first three own draws, then only gin
+    "expert",  # self-play
+    # The policy presets that play differently: seeds_maxmin is left out, it plays as seeds_mix at knock limit 10
+    # (so under eaai rules) and close to it at the others.
+    "policy:seeds_mix",  # per knock limit: gin only at 2, knocks early then holds for gin at 3-10
+    "policy:seeds_equilibrium",  # knocks longer, and at once at knock limit 10
+    "policy:ub25_mix",  # gin only up to limit 4, short early windows above: the most gin-seeking
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +90,11 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     if not found:
         raise OklasimError(f"strategy {family} has no parameter left to tune")
     return tuple(found)
+
+
+def expand_panel(names: Sequence[str]) -> list[str]:
+    """The opponents named, ``panel`` replaced by the members of PANEL."""
+    return [member for name in names for member in (PANEL if name.strip() == PANEL_NAME else (name,))]
 
 
 def family_of(name: str, extra_paths=()):

@@ -168,6 +168,14 @@ FAMILY = Family(
         "expert_plain": {"lookahead": 0, "gin_weight": 0, "danger_weight": 0, "slack": 0},
         # More games won against eaai, fewer points against players that hold for gin (see the module doc).
         "guarded": {"danger_weight": 8},
+        # The defaults when issue 35 opened, spelled out: the player stays available by name when they change.
+        "v1": {"lookahead": 4.6, "lookahead_horizon": 9, "pickup_weight": 1.7, "steepness": 3.7, "zone_extra": 2,
+               "gin_weight": 8.3, "danger_weight": 4.2, "slack": 8, "hot_factor": 2.45, "cold_factor": 0.9,
+               "early_draws": 2, "finish_points": 5, "gin_after_draws": 2, "late_threshold": 10,
+               "max_undercut_risk": 1, "lay_safe": 1},
+        # A panel style (issue 35): knocks whenever legal in its first three own draws, then only gin, whatever the
+        # score (finish_points 0 never applies); draws and discards are expert's.
+        "early3_then_gin": {"early_draws": 3, "gin_after_draws": 3, "finish_points": 0},
     },
 )
 
