@@ -292,7 +292,8 @@ def main() -> None:
         first = many[0]
         medians_all.append(t_all)
         medians_one.append(t_one)
-        best_hw.append(first.recommendation.points.half_width)
+        leader = first.recommendation or first.candidates[0]  # no recommendation: too little evidence, say so below
+        best_hw.append(leader.points.half_width)
         open_hw.append(widest_open(first))
         projected.append(statistics.median(projected_seconds(a) for a in many))
         stops += [a.stop_reason for a in many]
@@ -302,7 +303,7 @@ def main() -> None:
               f"{int(statistics.median(a.samples for a in many)):>7} {first.ess:>6.0f} "
               f"{first.samples / first.seconds:>8,.0f} {first.ess / first.seconds:>6,.0f} {first.stop_reason:>10} "
               f"{best_hw[-1]:>8.2f} {open_hw[-1]:>11.2f} {projected[-1]:>9.2f}{'' if reached_it else '*'}  "
-              f"{first.recommendation.label}")
+              f"{first.recommendation.label if first.recommendation else 'none: ' + first.no_recommendation}")
     print(f"\nmedian over situations: {statistics.median(medians_all):.3f} s on {cores} cores, "
           f"{statistics.median(medians_one):.3f} s on 1 core "
           f"(slowest: {max(medians_all):.3f} s / {max(medians_one):.3f} s)")

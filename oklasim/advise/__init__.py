@@ -12,7 +12,10 @@ you know, plays every candidate action in the same worlds (common random
 numbers) with the chosen continuation strategies, and stops when the best
 action is separated from the others with confidence, when every remaining
 estimate is within ``precision`` points, or at the sample or time budget;
-``Advice.stop_reason`` says which.
+``Advice.stop_reason`` says which. Without an effective sample of
+``rollouts.RECOMMEND_ESS`` worlds there is no recommendation (``None``, and
+``Advice.no_recommendation`` says why); until then only the time budget
+stops the sampling.
 
 Which worlds: without a history, ``prior`` says how the opponent's unknown
 cards are drawn: ``uniform`` among the unseen ones (a real opponent has

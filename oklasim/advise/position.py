@@ -345,12 +345,15 @@ def opponent_groups(value, players: int) -> list[int]:
 
 def seat_of(name: str, players: int) -> int:
     """A seat from its name: me, or (from my left) the opponent of two players, left, across (four) or right."""
-    seat = SEAT_NAMES.get(name)
-    if seat is None or (name == "across" and players != 4) or (name == "opponent" and players != 2):
-        names = "'me' or 'opponent'" if players == 2 else "'me', 'left', " + ("'across', " if players == 4 else "") \
-            + "or 'right'"
-        raise OklasimError(f"dealer = {name!r}: {names}")
-    return seat % players
+    if name not in DEALER_NAMES[players]:
+        names = DEALER_NAMES[players]
+        raise OklasimError(f"dealer = {name!r}: with {players} players {', '.join(map(repr, names[:-1]))}"
+                           f"{',' if len(names) > 2 else ''} or {names[-1]!r}")
+    return SEAT_NAMES[name] % players
+
+
+# Who may have dealt, by the players at the table: left and right are other seats than the one opponent of two.
+DEALER_NAMES = {2: ("me", "opponent"), 3: ("me", "left", "right"), 4: ("me", "left", "across", "right")}
 
 
 def seat_name(seat: int, players: int) -> str:

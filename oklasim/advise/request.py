@@ -33,8 +33,9 @@ class Request:
     upcard: Any = _field(None, "The first upcard, which set the knock limit.")
     limit: int | None = _field(None, "The knock limit, if you do not give the upcard (0 = gin only).", kind=int)
     pile: Any = _field((), "The discard pile, bottom first.")
-    opponent_took: Any = _field((), "Cards the opponent took from the pile this hand; with 3-4 players one group "
-                                    "per opponent from your left, separated by '|': '8c | | Td'.")
+    opponent_took: Any = _field((), "Cards the opponent took from the pile this hand (one thrown back since, now on "
+                                    "the pile or in your hand, too); with 3-4 players one group per opponent from "
+                                    "your left, separated by '|': '8c | | Td'.")
     took: Any = _field(None, "The card you just took from the pile (it may not go straight back).")
     stock: int | None = _field(None, "Cards left in the stock (checked against the other counts).", kind=int)
     scores: Any = _field(None, "Game scores, yours then the opponent's: '40,65' (3-4 players: then the others' "
@@ -69,8 +70,11 @@ class Request:
                                           "only); finer than the model's own bias (about a point) buys nothing.",
                                      kind=float)
     win_precision: float = _field(0.01, "With scores: stop when the chances to win are within this.", kind=float)
-    max_samples: int = _field(200_000, "Most worlds to sample.", flag="samples", kind=int)
-    max_seconds: float | None = _field(10.0, "Time budget for sampling, in seconds.", flag="seconds", kind=float)
+    max_samples: int = _field(200_000, "Most worlds to sample, once their effective sample allows a "
+                                       "recommendation (until then only the time budget stops the sampling).",
+                              flag="samples", kind=int)
+    max_seconds: float | None = _field(10.0, "Time budget for sampling, in seconds (at most 3600).", flag="seconds",
+                                       kind=float)
     discards: int = _field(6, "Sensible discards weighed when playing on.", kind=int)
     confidence: float = _field(0.95, "Confidence of the intervals and of the separation test.", kind=float)
     objective: str | None = _field(None, "What to maximise.", choices=("points", "win"),
@@ -104,33 +108,49 @@ class Request:
         """Refuse nonsense budgets and settings in one line (the position is checked by ``read_position``)."""
         if not _number(self.confidence) or not 0 < self.confidence < 1:
             raise OklasimError(f"confidence {self.confidence!r}: a probability between 0 and 1")
-        if not _whole(self.max_samples) or self.max_samples < 1:
-            raise OklasimError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1")
-        if self.max_seconds is not None and (not _number(self.max_seconds) or self.max_seconds <= 0):
-            raise OklasimError(f"max_seconds {self.max_seconds!r}: a positive number of seconds")
+        if not _whole(self.max_samples) or not 1 <= self.max_samples <= MAX_SAMPLES:
+            raise OklasimError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1 and at most "
+                               f"{MAX_SAMPLES:,}")
+        if self.max_seconds is not None and (not _number(self.max_seconds) or not 0 < self.max_seconds <= MAX_SECONDS):
+            raise OklasimError(f"max_seconds {self.max_seconds!r}: a positive number of seconds, at most {MAX_SECONDS} "
+                               "(an hour)")
         if self.precision is not None and (not _number(self.precision) or self.precision <= 0):
             raise OklasimError(f"precision {self.precision!r}: a positive number of points (or none: stop on "
                                "separation alone)")
         if not _number(self.win_precision) or not 0 < self.win_precision < 1:
             raise OklasimError(f"win_precision {self.win_precision!r}: a chance between 0 and 1")
-        if not _whole(self.discards) or self.discards < 1:
-            raise OklasimError(f"discards {self.discards!r}: try at least one discard when playing on")
-        if self.workers is not None and (not _whole(self.workers) or self.workers < 1):
-            raise OklasimError(f"workers {self.workers!r}: a whole number of threads, at least 1")
-        if not _whole(self.seed):
-            raise OklasimError(f"seed {self.seed!r}: a whole number")
-        if self.opponent_draws is not None and (not _whole(self.opponent_draws) or self.opponent_draws < 0):
-            raise OklasimError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more")
-        if not _whole(self.window) or self.window < 0:
-            raise OklasimError(f"window {self.window!r}: a number of turns, 0 (all) or more")
+        if not _whole(self.discards) or not 1 <= self.discards <= MAX_DISCARDS:
+            raise OklasimError(f"discards {self.discards!r}: try at least one discard when playing on, at most "
+                               f"{MAX_DISCARDS} (a hand's cards)")
+        if self.workers is not None and (not _whole(self.workers) or not 1 <= self.workers <= MAX_WORKERS):
+            raise OklasimError(f"workers {self.workers!r}: a whole number of threads, at least 1 and at most "
+                               f"{MAX_WORKERS}")
+        if not _whole(self.seed) or self.seed < 0:
+            raise OklasimError(f"seed {self.seed!r}: a whole number, 0 or more")
+        if self.opponent_draws is not None and (not _whole(self.opponent_draws)
+                                                or not 0 <= self.opponent_draws <= MAX_TURNS):
+            raise OklasimError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more (at most "
+                               f"{MAX_TURNS})")
+        if not _whole(self.window) or not 0 <= self.window <= MAX_TURNS:
+            raise OklasimError(f"window {self.window!r}: a number of turns, 0 (all) or more (at most {MAX_TURNS})")
         if not _number(self.slip) or not 0 <= self.slip < 0.5:
             raise OklasimError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
-        if not _whole(self.played_draws) or self.played_draws < 0:
-            raise OklasimError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more")
+        if not _whole(self.played_draws) or not 0 <= self.played_draws <= MAX_TURNS:
+            raise OklasimError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more (at most "
+                               f"{MAX_TURNS})")
         for name in ("objective", "prior", "dealer"):
             value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
             if value is not None and value not in choices:
                 raise OklasimError(f"{name} {value!r}: one of {', '.join(choices)}")
+
+
+# The ranges of the budgets and settings: wide enough for any real use, narrow enough that no value can overflow a
+# timer or an array, or keep the advisor busy for days.
+MAX_SECONDS = 3600
+MAX_SAMPLES = 10**9
+MAX_WORKERS = 256
+MAX_DISCARDS = 11
+MAX_TURNS = 100  # turns or draws of one hand: a stock of at most 31 cards, and few pile takes between its draws
 
 
 def _number(value) -> bool:

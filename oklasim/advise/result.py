@@ -27,7 +27,8 @@ class Candidate:
     undercut: Estimate | None  # knocks only: chance that the opponent scores
     hand_outcomes: dict[str, float]  # share of worlds where I score / the opponent scores / nobody
     vs_best: Estimate | None  # this action minus the recommended one, same worlds
-    status: str  # "recommended", "beaten" (worse with confidence) or "open"
+    status: str  # "recommended", "leading" (the best estimate, too little evidence), "beaten" (worse with confidence)
+    # or "open"
 
     @property
     def label(self) -> str:
@@ -73,7 +74,7 @@ def _estimate(e: Estimate | None) -> dict[str, float] | None:
 
 @dataclass(frozen=True)
 class Advice:
-    recommendation: Candidate
+    recommendation: Candidate | None  # None: too little evidence, ``no_recommendation`` says why
     candidates: tuple[Candidate, ...]
     objective: str
     stop_reason: str  # "separated", "precision", "samples" or "time"
@@ -95,6 +96,8 @@ class Advice:
     slip: float | None = None
     played_draws: int | None = None  # with a history: the most least-deadwood draws before the window
     setup_seconds: float = 0.0  # before sampling: reading the request, loading (on a first run compiling) strategies
+    no_recommendation: str | None = None  # why there is no recommendation, in one line
+    min_ess: int = 100  # the effective sample a recommendation needs
 
     @property
     def assumptions(self) -> str:
@@ -126,7 +129,7 @@ class Advice:
     def worlds_text(self) -> str:
         if self.prior == "history":
             return (f"weighted by how likely {self.opponent} was to play its {self.opponent_turns} turns as it did "
-                    f"(effective sample {self.ess:,.0f} of {self.samples:,})")
+                    f"(effective sample {int(self.ess):,} of {self.samples:,})")
         if self.prior == "uniform" and self.position.players > 2:
             return ("every opponent's unknown cards uniform among the unseen ones (with 3-4 players: the played "
                     "prior and the history model two)")
@@ -134,6 +137,12 @@ class Advice:
             return "the opponent's unknown cards uniform among the unseen ones"
         return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
                 "give the history to weigh them by its own play")
+
+    @property
+    def evidence_text(self) -> str:
+        """What the effective sample means, in one line."""
+        return (f"effective sample {int(self.ess):,} of {self.samples:,} worlds drawn: the estimates are as precise "
+                f"as {int(self.ess):,} equally weighted worlds would make them (a recommendation needs {self.min_ess})")
 
     @property
     def setup_text(self) -> str:
@@ -145,7 +154,8 @@ class Advice:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "recommendation": self.recommendation.recommendation(),
+            "recommendation": self.recommendation.recommendation() if self.recommendation else None,
+            "no_recommendation": self.no_recommendation,
             "candidates": [c.to_dict() for c in self.candidates],
             "objective": self.objective,
             "stop_reason": self.stop_reason,
@@ -163,7 +173,7 @@ class Advice:
             "opponent_draws": self.opponent_draws,
             "worlds": {"prior": self.prior, "opponent_turns": self.opponent_turns, "window": self.window,
                        "slip": self.slip, "played_draws": self.played_draws, "effective_samples": round(self.ess, 1),
-                       "text": self.worlds_text},
+                       "min_effective_samples": self.min_ess, "text": self.worlds_text, "evidence": self.evidence_text},
             "position": self.position.describe(),
         }
 
@@ -179,11 +189,14 @@ class Advice:
         out = [f"hand      {d['hand']}  ({d['cards']} cards)",
                f"limit     {limit}{up}; stock {p.stock}; pile {d['pile'] or 'empty'}"]
         size = p.rules.hand_size
-        for seat, held in enumerate(p.opponents_known, 1):
+        for seat, (held, took) in enumerate(zip(p.opponents_known, p.opponents_took), 1):
             who = "opponent " if p.players == 2 else f"{seat_name(seat, p.players):<10}"
             known = format_hand(held, by_rank=True)
+            # A card it took that is on the pile or in your hand now: it threw it back (said, as it holds it no more).
+            back = f"; took {format_hand(took & ~held, by_rank=True)} and threw it back" if took & ~held else ""
             out.append(f"{who}holds {known + ' and ' if known else ''}{size - held.bit_count()} unseen cards (of "
-                       f"{d['unseen']}); plays {self.opponent}" + ("; you play on as " + self.me if seat == 1 else ""))
+                       f"{d['unseen']}){back}; plays {self.opponent}"
+                       + ("; you play on as " + self.me if seat == 1 else ""))
         if p.scores is not None:
             others = ", ".join(f"{seat_name(seat, p.players)} {score}" for seat, score in enumerate(p.scores[1:], 1))
             out.append(f"scores    you {p.scores[0]}, {others} (game to {p.rules.target_score})")
@@ -192,6 +205,7 @@ class Advice:
         out.append(f"sampled   {self.samples:,} worlds in {self.seconds - self.setup_seconds:.2f} s on "
                    f"{self.workers} worker{'s' if self.workers > 1 else ''}: {STOP_TEXT[self.stop_reason]}"
                    f"{self.setup_text}")
+        out.append(f"evidence  {self.evidence_text}")
         out.append("")
         pct = int(round(self.confidence * 100))
         header = f"  {'action':<36} {'points (' + str(pct) + '% CI)':>24}"
@@ -204,25 +218,30 @@ class Advice:
             if self.objective == "win" or any(x.win for x in self.candidates):
                 line += f" {_fmt(c.win, '.1%'):>20}"
             line += f" {c.undercut.mean:>9.1%}" if c.undercut is not None else f" {'':>9}"
-            if c.status == "recommended":
-                line += f"  {'best':>18}"
+            if c.status in ("recommended", "leading"):
+                line += f"  {'best' if c.status == 'recommended' else 'leader':>18}"
             elif c.vs_best is not None:
                 spec = "+.1%" if self.objective == "win" else "+.1f"
                 line += f"  {_fmt(c.vs_best, spec):>18}"
             out.append(line)
         out.append("")
+        out.append(self.recommendation_line)
+        return out
+
+    @property
+    def recommendation_line(self) -> str:
         rec = self.recommendation
+        if rec is None:
+            return f"no recommendation: {self.no_recommendation}"
         if rec.action == "knock":
             melds = f" (lay {' | '.join(rec.arrangement)})" if rec.arrangement else ""
             what = "BIG GIN" if rec.big_gin else ("GO GIN" if rec.deadwood == 0 else "KNOCK")
             prefix = {"pile": "take the pile top, then ", "upcard": "take the upcard, then "}.get(rec.draw, "")
             discard = "" if rec.big_gin else f", discarding {rec.discard}"
-            out.append(f"recommendation: {prefix}{what}{discard}{melds}")
-        elif any(c.action == "knock" for c in self.candidates):
-            out.append(f"recommendation: DON'T KNOCK: {rec.label}")
-        else:
-            out.append(f"recommendation: {rec.label} (no knock is possible)")
-        return out
+            return f"recommendation: {prefix}{what}{discard}{melds}"
+        if any(c.action == "knock" for c in self.candidates):
+            return f"recommendation: DON'T KNOCK: {rec.label}"
+        return f"recommendation: {rec.label} (no knock is possible)"
 
 
 def _fmt(e: Estimate | None, spec: str) -> str:

@@ -25,7 +25,11 @@ from oklasim.strategies.registry import Strategy, resolve
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
-MIN_ESS = 20  # effective worlds an estimate needs before its interval is trusted (to stop, or to drop an action)
+MIN_ESS = 20  # effective worlds an estimate needs before it is given an interval
+# Effective worlds the leading action needs before the sampling stops short of the time budget, an action is
+# dropped, or a recommendation given: with fewer, a few heavy worlds carry the weight, and the spread seen among
+# them says little of the spread there is (the interval's own error is then a tenth or more of its width).
+RECOMMEND_ESS = 100
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
 # Worlds weighing less than this share of the heaviest seen in earlier batches are played by Russian roulette
 # (``advise_history_nb``). A tenth keeps the worlds explained about as well as the best (they differ through the
@@ -157,6 +161,20 @@ class _Tally:
         ess = weight**2 / self.pair_w2[j, k] if self.pair_w2[j, k] > 0 else 0.0
         return _interval(mean, squares, weight, ess, z)
 
+    def controlled_mean(self, metric: int, c: int, lead: int) -> float:
+        """Column c's mean corrected by the leader's, a column played in every world c was and more: c's mean plus
+        beta times how much the leader's mean over all its worlds differs from its mean over c's (the regression
+        estimator of two-phase sampling; beta, c's regression on the leader, is about 1 where the worlds move
+        both alike, and 0 where c is the same in every world)."""
+        weight = self.pair_w[c, lead]
+        mean_c, mean_lead = (self.pair_sum[metric, c, lead] / weight, self.pair_sum[metric, lead, c] / weight)
+        sum2_c, sum2_lead = self.pair_sum2[metric, c, lead], self.pair_sum2[metric, lead, c]
+        w2 = self.pair_w2[c, lead]
+        covariance = self.cross2[metric, c, lead] - mean_c * sum2_lead - mean_lead * sum2_c + mean_c * mean_lead * w2
+        variance = self.pair_sq2[metric, lead, c] - 2 * mean_lead * sum2_lead + mean_lead * mean_lead * w2
+        beta = covariance / variance if variance > 0 else 0.0
+        return float(mean_c + beta * (self.mean(metric, lead) - mean_lead))
+
 
 def _interval(mean: float, squares: float, weight: float, ess: float, z: float) -> Estimate:
     """The interval of a weighted mean from sum(w^2 (x - mean)^2), with the n / (n - 1) of a sample variance taken
@@ -199,6 +217,12 @@ def advise(hand=None, *, extra_paths=(), **fields) -> Advice:
     behind the best with confidence stop being sampled (``race=False``:
     every action is sampled to the end). The same seed gives the same
     answer whatever ``workers`` (unless the time budget stops it).
+
+    No advice without evidence: while the best action's effective sample
+    (``Advice.ess``) is below ``RECOMMEND_ESS``, neither separation nor the sample
+    budget stops the sampling, only the time budget (without one, the sample
+    budget); if it is still below at the end, ``Advice.recommendation`` is
+    None and ``Advice.no_recommendation`` says why.
     """
     return run(Request.from_fields({"hand": hand, **fields}), extra_paths)
 
@@ -233,7 +257,8 @@ def run(request: Request, extra_paths=()) -> Advice:
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     looks = planned_looks(max_samples, game_mode)
-    z_separate = NormalDist().inv_cdf(1 - (1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
+    # From the tail: at a confidence of 1 - 1e-12, one minus the corrected tail rounds to 1.
+    z_separate = -NormalDist().inv_cdf((1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
     evidence = worlds.evidence_for(seats[1])
     tally = _Tally(n_cols)
@@ -248,7 +273,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     stop = np.zeros(1, dtype=np.int64)  # set at the deadline: the kernels then leave their unfinished worlds
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while True:
-            size = min(batch, max_samples - done)
+            size = min(batch, max_samples - done) if done < max_samples else batch
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
             weights = np.full(size, -1.0)  # -1: not finished (the workers share the batch, see run_worlds_nb)
             hands = np.zeros(size, dtype=np.int64)
@@ -282,28 +307,36 @@ def run(request: Request, extra_paths=()) -> Advice:
             batch = min(batch * GROWTH, BATCH_CAP[game_mode])
 
             best = _leader(tally, members, open_actions, metric)
-            for a in sorted(open_actions - {best}):
-                gap = tally.difference(metric, _representative(tally, members[a], metric),
-                                       _representative(tally, members[best], metric), z_separate)
-                if race and gap.high < 0:
+            # The open actions share the leader's worlds, and so its effective sample: enough evidence for all.
+            enough = tally.ess(_representative(tally, members[best], metric)) >= RECOMMEND_ESS
+            # Drop only on enough evidence, and at the looks the separation test was corrected for (none past the
+            # sample budget).
+            if race and enough and looks >= 0:
+                for a in _behind(tally, members, open_actions, best, metric, z_separate):
                     open_actions.discard(a)
                     active[members[a]] = 0
             precise = all(_precise(tally, _representative(tally, members[a], metric), z, precision, win_precision,
                                    game_mode) for a in open_actions)
-            if len(open_actions) == 1 and (precision is None or precise):
-                reason = "single" if n_actions == 1 else "separated"
+            if n_actions == 1 and (precision is None or precise):
+                reason = "single"
                 break
-            if precision is not None and precise:
+            if len(open_actions) == 1 and (precision is None or precise) and enough:
+                reason = "separated"
+                break
+            if precision is not None and precise and enough:
                 reason = "precision"
                 break
-            if done >= max_samples or looks == 0 or stop[0]:  # time-cut batches leave fewer worlds, never more looks
-                reason = "samples" if done >= max_samples else "time"
+            # Time-cut batches leave fewer worlds, never more looks. With too little evidence the sample budget does
+            # not stop the sampling while there is time left: only the time budget (if any) then does.
+            budget_spent = done >= max_samples or looks <= 0
+            if stop[0] or (budget_spent and (enough or max_seconds is None)):
+                reason = "samples" if done >= max_samples and not stop[0] else "time"
                 break
             elapsed = time.perf_counter() - sampling_started
             if max_seconds is not None:  # the next batch, cut to what the time left affords at the speed seen
                 affordable = int((max_seconds - elapsed) * size / max(batch_seconds, 1e-9))
                 batch = min(batch, affordable)
-            if batch < min(FIRST_BATCH, max_samples - done):
+            if batch < min(FIRST_BATCH, max_samples - done if done < max_samples else FIRST_BATCH):
                 reason = "time"
                 break
 
@@ -311,14 +344,20 @@ def run(request: Request, extra_paths=()) -> Advice:
         raise OklasimError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
                            f"{seats[1].name}: give a slip above 0, or another opponent")
     best = _leader(tally, members, open_actions, metric)
+    lead = _representative(tally, members[best], metric)
+    ess = float(tally.ess(lead))
+    doubt = _doubt(tally, members, best, metric, ess, reason, max_seconds)
     candidates = []
     for a in range(n_actions):
         rep = _representative(tally, members[a], metric)
-        status = "recommended" if a == best else ("open" if a in open_actions else "beaten")
-        vs_best = None if a == best else tally.difference(metric, rep, _representative(tally, members[best], metric), z)
-        candidates.append(_candidate(columns[rep], rep, tally, z, game_mode, status, vs_best))
+        status = ("recommended" if doubt is None else "leading") if a == best else (
+            "open" if a in open_actions else "beaten")
+        vs_best = None if a == best else tally.difference(metric, rep, lead, z)
+        candidates.append(_candidate(columns[rep], rep, tally, z, game_mode, status, vs_best, lead))
     return Advice(
-        recommendation=candidates[best],
+        recommendation=candidates[best] if doubt is None else None,
+        no_recommendation=doubt,
+        min_ess=RECOMMEND_ESS,
         candidates=tuple(candidates),
         objective=objective,
         stop_reason=reason,
@@ -339,8 +378,26 @@ def run(request: Request, extra_paths=()) -> Advice:
         window=r.window if worlds.conditioned else None,
         slip=r.slip if worlds.conditioned else None,
         played_draws=r.played_draws if worlds.conditioned else None,
-        ess=float(tally.ess(_representative(tally, members[best], metric))),
+        ess=ess,
     )
+
+
+def _doubt(tally: _Tally, members, best: int, metric: int, ess: float, reason: str, max_seconds) -> str | None:
+    """Why the evidence does not support a recommendation, in one line; None when it does."""
+    if len(members) == 1:
+        return None  # one action possible: nothing to choose
+    if ess < RECOMMEND_ESS:
+        more = "worlds (--samples)" if reason == "samples" and max_seconds is None else "time (--seconds)"
+        return (f"effective sample {int(ess):,} is below the minimum {RECOMMEND_ESS} for a recommendation: give it "
+                f"more {more}")
+    lead = _representative(tally, members[best], metric)
+    for a in range(len(members)):
+        rep = _representative(tally, members[a], metric)
+        if a != best and max(tally.difference(metric, rep, lead, 1.0).mean,
+                             _comparable(tally, metric, rep, lead, 1.0).mean - tally.mean(metric, lead)) > 0:
+            return ("an action dropped early as behind looks as good as the leader now: the evidence disagrees with "
+                    "itself; run again with --no-race (race=False)")
+    return None
 
 
 def _result(job, deadline: float | None, stop: np.ndarray) -> int:
@@ -369,6 +426,13 @@ def _representative(tally: _Tally, columns: np.ndarray, metric: int) -> int:
     return int(columns[int(np.argmax(means))])
 
 
+def _behind(tally: _Tally, members, actions, best: int, metric: int, z: float) -> list[int]:
+    """The ``actions`` behind ``best`` with confidence, in the worlds both were played in."""
+    lead = _representative(tally, members[best], metric)
+    return [a for a in sorted(actions - {best})
+            if tally.difference(metric, _representative(tally, members[a], metric), lead, z).high < 0]
+
+
 def _leader(tally: _Tally, members, actions, metric: int) -> int:
     """The open action with the best mean (the first listed on ties: knocks come first)."""
     return max(sorted(actions), key=lambda a: (tally.mean(metric, _representative(tally, members[a], metric)), -a))
@@ -383,7 +447,19 @@ def _precise(tally, c, z, precision, win_precision, game_mode) -> bool:
     return ok
 
 
-def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candidate:
+def _comparable(tally: _Tally, metric: int, c: int, lead: int, z: float) -> Estimate:
+    """Column c's estimate, comparable with the leader's: an action dropped early was played in fewer worlds, and
+    its own mean over those alone would not compare with the leader's over all (the leader may have fared better
+    or worse in them). Its mean is then corrected by the leader's (``controlled_mean``), with its own half-width
+    (the correction, if anything, narrows it)."""
+    own = tally.estimate(metric, c, z)
+    if tally.n[c] == tally.n[lead] or own.half_width == 0:  # the same worlds, or the same value in every world
+        return own
+    mean = tally.controlled_mean(metric, c, lead)
+    return Estimate(mean, mean - own.half_width, mean + own.half_width, own.n)
+
+
+def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best, lead) -> Candidate:
     knock = column[C.C_KIND] == C.SHOWDOWN
     discard = int(column[C.C_DISCARD])
     big_gin = bool(knock and discard == L.BIG_GIN)
@@ -397,7 +473,7 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
         share = tally.undercuts[c] / weight
         half = z * math.sqrt(max(share * (1 - share), 0.0) / max(tally.ess(c), 1.0))
         undercut = Estimate(share, max(share - half, 0.0), min(share + half, 1.0), int(tally.ess(c)))
-    win = tally.estimate(1, c, z) if game_mode else None
+    win = _comparable(tally, 1, c, lead, z) if game_mode else None
     if win is not None:
         win = Estimate(win.mean, max(win.low, 0.0), min(win.high, 1.0), win.n)
     outcomes = tally.outcomes[c] / weight
@@ -409,7 +485,7 @@ def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best) -> Candi
         arrangement=melds,
         deadwood=int(column[C.C_DEADWOOD]) if knock else None,
         samples=int(n),
-        points=tally.estimate(0, c, z),
+        points=_comparable(tally, 0, c, lead, z),
         win=win,
         undercut=undercut,
         hand_outcomes={"i_score": float(outcomes[0]), "opponent_scores": float(outcomes[1]),
