@@ -121,24 +121,6 @@ def test_the_star_has_the_best_value_and_no_row_beats_it(request_):
 # -- bad input in one line -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("option, value, message", [
-    ("--seconds", "1e10", "max_seconds 10000000000.0: a positive number of seconds, at most 3600"),
-    ("--samples", "10000000000", "max_samples 10000000000: a whole number of worlds, at least 1 and at most"),
-    ("--workers", "100000", "workers 100000: a whole number of threads, at least 1 and at most 256"),
-    ("--discards", "12", "discards 12: try at least one discard when playing on, at most 11"),
-    ("--window", "101", "window 101: a number of turns, 0 (all) or more (at most 100)"),
-    ("--played-draws", "1000", "played_draws 1000: a number of draws, 0 or more (at most 100)"),
-    ("--opponent-draws", "101", "opponent_draws 101: a number of stock draws, 0 or more (at most 100)"),
-    ("--seed", "-1", "seed -1: a whole number, 0 or more"),
-    ("--dealer", "left", "dealer = 'left': with 2 players 'me' or 'opponent'"),
-    ("--dealer", "right", "dealer = 'right': with 2 players 'me' or 'opponent'"),
-])
-def test_out_of_range_numbers_and_seats_are_refused_in_one_line(option, value, message):
-    result = cli(SITUATION["hand"], "--upcard", "9c", "--pile", SITUATION["pile"], option, value)
-    assert result.exit_code == 1 and result.output.startswith("Error: ") and result.output.count("\n") == 1
-    assert message in result.output and "Traceback" not in result.output
-
-
 @pytest.mark.parametrize("fields, message", [
     ({"max_seconds": 1e10}, "at most 3600"),
     ({"max_seconds": math.inf}, "a positive number of seconds"),
