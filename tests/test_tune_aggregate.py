@@ -92,3 +92,22 @@ def test_a_bad_aggregate_is_refused_in_one_line(value, tmp_path):
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert f"unknown aggregate {value!r}; aggregates: mean, min" in result.output
     assert not (tmp_path / "t").exists()
+
+
+def test_min_gain_races_on_the_worst_gain_over_the_defaults(tmp_path):
+    """--aggregate min-gain: each opponent's figure is the candidate's minus the defaults' on the same deals, and
+    the worst of them decides; the defaults themselves score 0."""
+    result = tune(**WORST | {"aggregate": "min-gain", "budget": 2}, out=tmp_path / "gain")
+    spec = result.spec
+    baseline = spec.baseline()
+    for trial in (h for h in result.history if h["state"] == "complete"):
+        candidate = spec.strategy(trial["params"])
+        gains = []
+        for i, opponent in enumerate(spec.panel):
+            mine, theirs = ([match(s, opponent, hands=100, seed=spec.search_seed(k, i)).deal_nets for k in range(2)]
+                            for s in (candidate, baseline))
+            gains.append(np.concatenate(mine).mean() - np.concatenate(theirs).mean())
+        assert trial["objective_by_deals"][200] == pytest.approx(min(gains))
+    assert result.history[0]["objective_by_deals"][200] == pytest.approx(0.0)  # the defaults, tried first
+    assert "worst gain" in result.text() and "search objective (worst gain over the defaults)" in result.text()
+    assert json.loads((tmp_path / "gain" / "result.json").read_text())["worst"]["gain"] == result.worst_gain.as_dict()

@@ -62,9 +62,10 @@ def _params(items: tuple[str, ...]) -> dict[str, tuple[float, float] | None]:
 @click.option("--objective", default="points", show_default=True, metavar="points|games",
               help="What a candidate maximises: paired points/hand on independent hands, or the share of games "
                    "to the target score won.")
-@click.option("--aggregate", default="mean", show_default=True, metavar="mean|min",
-              help="Over the panel: the mean of the opponents' figures, or the worst of them (min), for the "
-                   "pruning and the choice of the best candidate.")
+@click.option("--aggregate", default="mean", show_default=True, metavar="mean|min|min-gain",
+              help="Over the panel: the mean of the opponents' figures, the worst of them (min), or the worst of "
+                   "the gains over the family's defaults on the same deals (min-gain: better against everyone), for "
+                   "the pruning and the choice of the best candidate.")
 @click.option("--param", "params", multiple=True, metavar="NAME[=LO..HI]",
               help="Tune this parameter, over LO..HI if given (repeatable) [every parameter with a range].")
 @click.option("--fix", "fixes", multiple=True, metavar="NAME=VALUE", help="Hold a parameter at VALUE (repeatable).")
@@ -87,7 +88,8 @@ def tune_command(family, against, rules_spec, players, budget, seed, objective, 
     The objective of a candidate is its mean paired points/hand difference
     over the panel (with --objective games: its share of games to the target
     score won; with --aggregate min: the worst of its figures against the
-    opponents): against each opponent (equal weights) every deal is played
+    opponents; with min-gain: the worst of its gains over the defaults):
+    against each opponent (equal weights) every deal is played
     with the candidate in every seat. Optuna's TPE sampler proposes
     candidates; each plays rungs of doubling numbers of deals, and
     successive halving stops it at a rung where it is in the worse half. The best candidate and the

@@ -35,6 +35,7 @@ never from time or from a sampler state that an interruption would lose.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import json
 import time
@@ -100,11 +101,15 @@ class Aggregate:
     describes: str  # in "the ... over the panel of"
     of_values: Callable[[Sequence[float]], float]
     worst_row: bool  # the held-out table shows the worst case beside the panel mean
+    over_baseline: bool = False  # the figures are the candidate's gains over the defaults on the same deals
 
 
 AGGREGATES = {
     "mean": Aggregate("mean", lambda values: float(np.mean(values)), worst_row=False),
     "min": Aggregate("worst case", lambda values: float(min(values)), worst_row=True),
+    # No opponent against whom the candidate does worse than the defaults: the worst of its paired gains.
+    "min-gain": Aggregate("worst gain over the defaults", lambda values: float(min(values)), worst_row=True,
+                          over_baseline=True),
 }
 
 
@@ -227,11 +232,24 @@ def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
         for i in range(len(spec.panel)):
             nets[i].append(play(spec, candidate, i, deals - played, spec.search_seed(rung, i), workers))
         played = deals
-        value = spec.over_panel.of_values([np.concatenate(n).mean() for n in nets])
+        means = [np.concatenate(n).mean() for n in nets]
+        if spec.over_panel.over_baseline:
+            means = [m - _baseline_mean(spec, rung, i, workers) for i, m in enumerate(means)]
+        value = spec.over_panel.of_values(means)
         trial.report(value, played)
         if rung < spec.rungs - 1 and trial.should_prune():
             raise optuna.TrialPruned()
     return value
+
+
+@functools.cache
+def _baseline_mean(spec: TuneSpec, rung: int, opponent: int, workers: int | None) -> float:
+    """The defaults' mean result on the search's deals up to ``rung`` against one opponent: the same for every
+    candidate, so played once per process (and again after a resume)."""
+    starts = (0, *spec.rung_deals())
+    nets = [play(spec, spec.baseline(), opponent, starts[k + 1] - starts[k], spec.search_seed(k, opponent), workers)
+            for k in range(rung + 1)]
+    return float(np.concatenate(nets).mean())
 
 
 # -- the study on disk --------------------------------------------------------------------------------

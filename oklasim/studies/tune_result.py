@@ -86,6 +86,11 @@ class TuneResult:
         return (panel_worst([o.tuned for o in self.opponents]), panel_worst([o.baseline for o in self.opponents]))
 
     @property
+    def worst_gain(self) -> Estimate:
+        """The lowest of the per-opponent gains over the defaults (the objective of ``min-gain``)."""
+        return panel_worst([o.gain for o in self.opponents])
+
+    @property
     def strategy(self) -> str:
         """The tuned candidate as a name every command accepts."""
         return self.spec.strategy(self.values).canonical()
@@ -101,7 +106,8 @@ class TuneResult:
             "objective": f"{self.spec.over_panel.describes} over the panel of {self.spec.kind.describes}",
             "aggregate": self.spec.aggregate, "held_out_deals_per_opponent": self.held_out_deals,
             "tuned": self.tuned.as_dict(), "baseline": self.baseline.as_dict(), "gain": self.gain.as_dict(),
-            "worst": {"tuned": self.worst[0].as_dict(), "baseline": self.worst[1].as_dict()},
+            "worst": {"tuned": self.worst[0].as_dict(), "baseline": self.worst[1].as_dict(),
+                      "gain": self.worst_gain.as_dict()},
             "opponents": [o.as_dict() for o in self.opponents], "seeds": self.seeds(), "seconds": self.seconds,
             "history": list(self.history),
         }
@@ -113,6 +119,8 @@ class TuneResult:
         shown = [(name, kind.value(a), kind.value(b), kind.gain(g)) for name, a, b, g in rows]
         if self.spec.over_panel.worst_row:  # no gain: the worst cases of the two may be against different opponents
             shown.append(("panel worst", *(kind.value(e) for e in self.worst), ""))
+        if self.spec.over_panel.over_baseline:
+            shown.append(("worst gain", "", "", kind.gain(self.worst_gain)))
         return shown
 
     def _header(self) -> str:
@@ -132,7 +140,10 @@ class TuneResult:
         lines.append(f"  {'opponent':<26}{'tuned':<28}{'default':<28}gain")
         lines += [f"  {name[:25]:<26}{a:<28}{b:<28}{g}" for name, a, b, g in self._rows()]
         deals, value = s.rung_deals()[-1], self.trials["search_value"]
-        shown = f"{100 * value:.2f}% of games won" if s.kind.games else f"{value:+.3f}"
+        if s.over_panel.over_baseline:
+            shown = f"{100 * value:+.2f} pp of games won" if s.kind.games else f"{value:+.3f}"
+        else:
+            shown = f"{100 * value:.2f}% of games won" if s.kind.games else f"{value:+.3f}"
         if s.over_panel.worst_row:
             lines.append(f"  (panel worst: {WORST_NOTE})")
         lines.append(f"best candidate: trial {self.trials['best']}, search objective ({s.over_panel.describes}) "
