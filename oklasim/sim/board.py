@@ -47,7 +47,9 @@ def apply_or_refuse(board, seat, kind, answer, arrangements, trace, status) -> N
     """``apply_step``, or ``IllegalMove`` with the machine's reason and the board left as it was."""
     if S.apply_step(board, seat, kind, answer, arrangements, trace, status) != L.E_NONE:
         error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
-        reason = illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8]))
+        actor = int(error[1])  # the seat whose decision it is
+        reason = (illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8])) if actor == seat
+                  else f"not seat {seat}'s decision: seat {actor} is to play")
         error[:] = 0
         raise IllegalMove(seat, reason, kind)
 

@@ -123,6 +123,8 @@ class CompletedBoard:
         """``seat`` shows ``card`` (its discard): the completion gives it that card for one of its unseen ones."""
         if self.hand(seat) >> card & 1:
             return
+        if seat == self.observer:  # its cards are known: none comes to it unseen
+            raise Unseen(f"{format_card(card)} is not in the hand of seat {seat}")
         holder = self.unseen_holder(card)
         spare = self.hand(seat) & ~self.held_known[seat]
         if not spare:
