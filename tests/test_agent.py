@@ -1,9 +1,9 @@
 """The agent seat: its view, built from events alone, decides exactly as the engine's seat does.
 
-``follow`` feeds seat 0's transcript of engine games (what a referee would
-send it, ``oklasim.agent.transcript``; for 3 and 4 players ``hands_told``)
-to an agent and checks that, at each of seat 0's decisions, it answers what
-the engine's strategy answered. Then the JSON protocol: its answers, its
+``follow`` feeds seat 0's transcript of engine games of 2-4 players (what a
+referee would send it, ``oklasim.agent.transcript``) to an agent and checks
+that, at each of seat 0's decisions, it answers what the engine's strategy
+answered. Then the JSON protocol: its answers, its
 errors, its process behaviour. Hostile input: tests/test_agent_hostile.py.
 """
 
@@ -15,23 +15,20 @@ import sys
 
 import pytest
 
-from oklasim._kernels import engine_nb as E
-from oklasim._kernels import layout as L
 from oklasim.agent import Agent, ProtocolError, SeatView
-from oklasim.agent.transcript import after_draw, decide, transcript
-from oklasim.game.cards import format_card, format_hand, parse_card
+from oklasim.agent.transcript import transcript
+from oklasim.game.cards import parse_card
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 from oklasim.strategies.registry import resolve
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
 
 
-def follow(rules: Rules, strategies: list[str], seed: int, games: int, told=transcript) -> int:
+def follow(rules: Rules, strategies: list[str], seed: int, games: int) -> int:
     """Feed seat 0's transcript of engine games to an agent; every answer must be the engine's. Returns their count."""
     agent = Agent(rules, resolve(strategies[0]), seed)
     checked = 0
-    for message, expected in told(rules, strategies, seed, games):
+    for message, expected in transcript(rules, strategies, seed, games):
         reply = agent.handle(message)
         if message["type"] != "decide":
             assert reply is None, (message, reply)
@@ -56,50 +53,15 @@ def test_big_gin_and_ace_rules_are_followed():
     assert follow(rules, ["simple", "simple"], seed=3, games=20) > 100
 
 
-def hands_told(rules: Rules, strategies: list[str], seed: int, hands: int):
-    """(message, expected answer or None) for seat 0 through ``hands`` engine hands of any player count, each hand a
-    game of its own (``transcript`` is written for two-player games and their scores)."""
-    seats = resolve_all(strategies, rules.players)
-    _, _, trace = run_kernel(kernel_rules(rules, True), seats, seed, 0, hands, trace_capacity=trace_rows(hands))
-    rows = trace.tolist()
-    for index, (_, _, who, event, a, _) in enumerate(rows):
-        if event == E.EV_DEAL and who == 0:
-            dealt = format_hand(a)
-        elif event == E.EV_UPCARD:
-            yield {"type": "new_hand", "seat": 0, "dealer": who, "hand": dealt, "upcard": format_card(a)}, None
-        elif event in (E.EV_PASS, E.EV_TAKE_UPCARD):
-            if who == 0:
-                yield decide("take_upcard"), {"take": event == E.EV_TAKE_UPCARD}
-            took = {"type": "draw", "seat": who, "from": "pile"}
-            yield ({"type": "pass", "seat": who} if event == E.EV_PASS else took), None
-        elif event in (E.EV_DRAW_STOCK, E.EV_DRAW_PILE):
-            source = "pile" if event == E.EV_DRAW_PILE else "stock"
-            if who == 0:
-                yield decide("draw"), {"from": source}
-            shown = who == 0 or source == "pile"
-            yield {"type": "draw", "seat": who, "from": source, "card": format_card(a) if shown else None}, None
-        elif event == E.EV_DISCARD or (event == E.EV_KNOCK and a != L.BIG_GIN):
-            yield {"type": "discard", "seat": who, "card": format_card(a)}, None
-        if event == E.EV_KNOCK:
-            yield {"type": "knock", "seat": who}, None
-            if who != 0:
-                yield decide("melds"), None
-        elif event in (E.EV_SCORE, E.EV_VOID):
-            yield {"type": "hand_over"}, None
-            yield {"type": "game_over"}, None  # the next hand is a new game: the seat's random stream restarts
-        if event in (E.EV_TAKE_UPCARD, E.EV_DRAW_STOCK, E.EV_DRAW_PILE) and who == 0:
-            yield decide("discard"), after_draw(rows, index)
-
-
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("strategy", ["simple", "expert"])
 def test_three_and_four_players_decide_as_the_engine(players, strategy):
     """Every seat's passes, draws, discards and knocks, told to seat 0 round the table: it answers as in the engine."""
     rules = Rules(players=players, big_gin=True)
     strategies = [strategy, "greedy"] + ["simple"] * (players - 2)
-    knockers = {m["seat"] for m, _ in hands_told(rules, strategies, 5, 60) if m["type"] == "knock"}
+    knockers = {m["seat"] for m, _ in transcript(rules, strategies, 5, 12) if m["type"] == "knock"}
     assert knockers == set(range(players))  # knocks by every seat, the agent's own included
-    assert follow(rules, strategies, seed=5, games=60, told=hands_told) > 200
+    assert follow(rules, strategies, seed=5, games=12) > 200
 
 
 # -- the seat refuses what it cannot know or do -------------------------------------------

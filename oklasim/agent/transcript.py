@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim.agent.protocol import Agent
-from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import HANDS_PER_GAME, kernel_rules, resolve_all, run_kernel, trace_rows
@@ -28,22 +27,22 @@ def decide(decision: str) -> dict:
 
 
 def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> Iterator[tuple[dict, dict | None]]:
-    """(message, expected answer fields or None) for seat 0 through ``games`` two-player games."""
-    if rules.players != 2:
-        raise OklasimError("transcripts are written for two players")
-    seats = resolve_all(strategies, rules.players)
-    _, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games, trace_capacity=trace_rows(games * LONG_GAME))
+    """(message, expected answer fields or None) for seat 0 through ``games`` games of 2-4 players."""
+    players = rules.players
+    seats = resolve_all(strategies, players)
+    records, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games,
+                                   trace_capacity=trace_rows(games * LONG_GAME))
     rows = trace.tolist()
-    dealt, scores, game = 0, [0, 0], 0
+    dealt, scores, game, hands_over = 0, [0] * players, 0, 0
     stock = 0
     for index, (g, hand_no, who, event, a, b) in enumerate(rows):
         if g != game:
             yield {"type": "game_over"}, None
-            game, scores = g, [0, 0]
+            game, scores = g, [0] * players
         if event == E.EV_DEAL and who == 0:
             dealt = a
         elif event == E.EV_UPCARD:
-            stock = 52 - 2 * rules.hand_size - 1
+            stock = 52 - players * rules.hand_size - 1
             yield {"type": "new_hand", "seat": 0, "dealer": who, "hand": format_hand(dealt), "upcard": format_card(a),
                    "scores": list(scores), "hand_number": hand_no}, None
         elif event in (E.EV_PASS, E.EV_TAKE_UPCARD):
@@ -66,16 +65,16 @@ def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> It
             if a != L.BIG_GIN:
                 yield {"type": "discard", "seat": who, "card": format_card(a)}, None
             yield {"type": "knock", "seat": who}, None
-            if who == 1:
+            if who != 0:
                 yield decide("melds"), None
-        elif event == E.EV_SCORE:
-            if who >= 0:
-                scores[who] += a
-            yield {"type": "hand_over", "scores": list(scores)}, None
-        elif event == E.EV_VOID:
-            previous = rows[index - 1]
-            if a == L.OUT_VOID and rules.wall_rule == "fiftieth_card" and previous[2] == 1 and stock <= 2:
-                yield decide("draw"), {"from": "none"}  # seat 0 declined the last discard
+        elif event in (E.EV_SCORE, E.EV_VOID):
+            # At the fiftieth card seat 0 was offered the last discard, which the seat before it made, and declined.
+            offered = rules.wall_rule == "fiftieth_card" and rows[index - 1][2] == players - 1 and stock <= 2
+            if event == E.EV_VOID and a == L.OUT_VOID and offered:
+                yield decide("draw"), {"from": "none"}
+            record = records[hands_over]  # every seat's points: with 3-4 players several may score in a hand
+            hands_over += 1
+            scores = [score + int(record[L.H_SEAT_POINTS + seat]) for seat, score in enumerate(scores)]
             yield {"type": "hand_over", "scores": list(scores)}, None
         if event in (E.EV_TAKE_UPCARD, E.EV_DRAW_STOCK, E.EV_DRAW_PILE) and who == 0:
             yield decide("discard"), after_draw(rows, index)
