@@ -31,7 +31,7 @@ from oklasim._kernels.rng_nb import HISTORY_VIEWS
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
-from oklasim.sim.board import Event, IllegalMove
+from oklasim.sim.board import Event, IllegalMove, pile_of
 from oklasim.sim.completion import CompletedBoard, Unseen
 
 ME, OPP = 0, 1  # seats in the advisor's views
@@ -119,7 +119,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
         d = turn.discard
         known = game.held_known[turn.seat] >> d & 1
         try:
-            _discard(game, turn.seat, d)
+            game.discard(turn.seat, d)
         except Unseen:
             raise OklasimError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere") from None
         except IllegalMove as refusal:
@@ -135,7 +135,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
             after[L.V_ASKED] = d  # what a family confirming its discards is asked (D_CONFIRM_DISCARD)
             snapshots.append([choice, after])
     view = game.board[ME]
-    pile = tuple(int(c) for c in view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]])
+    pile = tuple(pile_of(view))
     theirs = game.held_known[OPP] | (int(view[L.V_DISCARDED + OPP]) & ~int(view[L.V_TAKEN + ME]))
     if hand & theirs:
         raise OklasimError("history: your hand holds a card the opponent has or threw (and you did not take)")
@@ -175,13 +175,6 @@ def _unasked(turn: Turn, seat: int, kind: int) -> str:
     if kind == L.D_TAKE_UPCARD:
         return "on the first offer write 'upcard' or 'pass'"
     return "only the first upcard can be passed or taken; later write 'pile' or 'stock'"
-
-
-def _discard(game: CompletedBoard, seat: int, card: int) -> None:
-    game.place_in_hand(seat, card)
-    if game.pending() == (seat, L.D_KNOCK):  # a knock the completion may offer: the history played on
-        game.apply(seat, L.D_KNOCK, L.NO_CARD)
-    game.apply(seat, L.D_DISCARD, card)
 
 
 def _describe(turn: Turn) -> str:

@@ -28,7 +28,7 @@ from oklasim._kernels.rng_nb import SEAT_STREAMS, stream_state_nb
 from oklasim.errors import OklasimError
 from oklasim.game.cards import format_hand
 from oklasim.game.rules import Rules
-from oklasim.sim.board import IllegalMove
+from oklasim.sim.board import IllegalMove, pile_of
 from oklasim.sim.completion import CompletedBoard, Unseen
 from oklasim.sim.engine import DECISION_NAMES, stream_key
 from oklasim.strategies.registry import Strategy
@@ -145,7 +145,7 @@ class SeatView:
 
     @property
     def pile(self) -> list[int]:
-        return self.view[L.V_PILE : L.V_PILE + self.view[L.V_PILE_SIZE]].tolist()
+        return pile_of(self.view)
 
     @property
     def stock_left(self) -> int:
@@ -287,11 +287,7 @@ class SeatView:
         if self.hidden.phase not in (L.PHASE_AFTER_DRAW, L.PHASE_KNOCK, L.PHASE_DISCARD) or seat != self.hidden.turn:
             raise ProtocolError("seat", f"discard: seat {seat} has not drawn this turn")
         before = self.hidden.state()
-        if seat != self.seat:
-            self.hidden.place_in_hand(seat, card)
-        if self._asked(seat, "discard", (L.D_KNOCK, L.D_DISCARD)) == L.D_KNOCK:
-            self.hidden.apply(seat, L.D_KNOCK, L.NO_CARD)
-        self.hidden.apply(seat, L.D_DISCARD, card)
+        self.hidden.discard(seat, card)
         self.last_discard = (seat, card, before)
 
     @event("knock")
@@ -386,7 +382,7 @@ class SeatView:
         knock = self._ask(self.board, L.D_KNOCK) if kind == L.D_KNOCK and allow_knock else L.NO_CARD
         trial = self.board.copy()  # the answer is played when the referee reports it; here only to ask on
         if kind == L.D_KNOCK:
-            self.hidden.apply(self.seat, L.D_KNOCK, knock, trial)
+            self.hidden.play_on(trial, self.seat, L.D_KNOCK, knock)
         if knock != L.NO_CARD:
             return self._knock_turn(trial, knock)
         return Turn(self._ask_on(trial, L.D_DISCARD), False)
@@ -394,12 +390,10 @@ class SeatView:
     def _knock_turn(self, trial: np.ndarray, knock: int) -> Turn:
         """The melds laid with ``knock`` (the knocker's choice when several arrangements are optimal)."""
         after = int(trial[self.seat, L.V_HAND])
+        # The showdown's step leaves the knocker's best arrangements in ``arrangements``, and asks for a choice
+        # among them when it matters (the machine checks the answer).
         choice = self._ask_on(trial, L.D_ARRANGE) if self.hidden.pending(trial)[1] == L.D_ARRANGE else 0
-        arrangements = self.hidden.arrangements
-        count = min(optimal_arrangements_nb(np.int64(after), arrangements), L.MAX_ARRANGEMENTS)
-        if not 0 <= choice < count:
-            raise self._illegal(L.D_ARRANGE, choice)
-        melds = tuple(int(m) for m in arrangements[choice] if m)
+        melds = tuple(int(m) for m in self.hidden.arrangements[choice] if m)
         return Turn(None if knock == L.BIG_GIN else knock, True, melds, int(deadwood_nb(np.int64(after))))
 
     def defend(self) -> tuple[tuple[int, ...], int]:
@@ -422,7 +416,7 @@ class SeatView:
         """The strategy's answer on ``board``'s row of the seat, checked by the machine on a copy."""
         answer = int(self.strategy.decide(kind, board[self.seat], self.params))
         try:
-            self.hidden.apply(self.seat, kind, answer, board.copy())
+            self.hidden.play_on(board.copy(), self.seat, kind, answer)
         except IllegalMove:
             raise self._illegal(kind, answer) from None
         return answer

@@ -29,7 +29,6 @@ from oklasim.sim.engine import DECISION_NAMES, illegal_reason, stream_key
 
 EVENT_NAMES = ("deal", "upcard", "pass", "take_upcard", "draw_stock", "draw_pile", "discard", "knock", "melds",
                "layoff", "score", "void")
-PRIVATE_EVENTS = ("deal", "draw_stock")  # their card is seen by their seat alone
 STEP_TRACE_ROWS = 64  # the events one step can make: a deal of four hands, a showdown of four seats
 
 
@@ -52,6 +51,11 @@ def apply_or_refuse(board, seat, kind, answer, arrangements, trace, status) -> N
                   else f"not seat {seat}'s decision: seat {actor} is to play")
         error[:] = 0
         raise IllegalMove(seat, reason, kind)
+
+
+def pile_of(view: np.ndarray) -> list[int]:
+    """The discard pile as a seat's view row shows it, the top last."""
+    return view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]].tolist()
 
 
 @dataclass(frozen=True)

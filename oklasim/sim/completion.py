@@ -97,15 +97,27 @@ class CompletedBoard:
         seat, kind = S.pending_step(self.board if board is None else board, self.arrangements, self.trace, self.status)
         return int(seat), int(kind)
 
-    def apply(self, seat: int, kind: int, answer: int, board: np.ndarray | None = None) -> None:
-        """Play ``answer`` on ``board`` (this one by default); ``IllegalMove`` with the machine's reason, the board
-        unchanged, if it refuses."""
-        board = self.board if board is None else board
-        apply_or_refuse(board, seat, kind, answer, self.arrangements, self.trace, self.status)
+    def apply(self, seat: int, kind: int, answer: int) -> None:
+        """Play ``answer``; ``IllegalMove`` with the machine's reason, the board unchanged, if it refuses."""
+        self.play_on(self.board, seat, kind, answer)
         if kind in (L.D_TAKE_UPCARD, L.D_DRAW) and answer == 1:
-            self.held_known[seat] |= BIT << int(board[seat, L.V_DRAWN])
+            self.held_known[seat] |= BIT << int(self.board[seat, L.V_DRAWN])
         elif kind in (L.D_DISCARD, L.D_KNOCK) and 0 <= answer < N_CARDS:
             self.held_known[seat] &= ~(BIT << answer)
+
+    def play_on(self, trial: np.ndarray, seat: int, kind: int, answer: int) -> None:
+        """Play ``answer`` on ``trial`` (this board, or a copy to try an answer on): the machine's checks and play,
+        none of the completion's bookkeeping."""
+        apply_or_refuse(trial, seat, kind, answer, self.arrangements, self.trace, self.status)
+
+    def discard(self, seat: int, card: int) -> None:
+        """``seat`` discards ``card`` without knocking: an unseen card is placed in its hand first, and a knock the
+        completion may offer it is declined (its real cards may allow none)."""
+        if seat != self.observer:
+            self.place_in_hand(seat, card)
+        if self.pending() == (seat, L.D_KNOCK):
+            self.apply(seat, L.D_KNOCK, L.NO_CARD)
+        self.apply(seat, L.D_DISCARD, card)
 
     # -- the completion -----------------------------------------------------------------
 

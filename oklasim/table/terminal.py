@@ -26,7 +26,7 @@ from oklasim.errors import OklasimError
 from oklasim.game import melds
 from oklasim.game.cards import card_value, cards_of, format_card, format_hand, parse_card
 from oklasim.game.rules import Rules
-from oklasim.sim.board import Event, IllegalMove
+from oklasim.sim.board import Event, IllegalMove, pile_of
 from oklasim.sim.engine import illegal_reason
 from oklasim.strategies.registry import resolve
 from oklasim.table.referee import BotSeat, Table
@@ -57,10 +57,6 @@ def arranged(hand: int) -> str:
 
 def deadwood(hand: int) -> int:
     return int(melds.deadwood([hand])[0])
-
-
-def pile_of(view: np.ndarray) -> list[int]:
-    return view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]].tolist()
 
 
 def known_holdings(view: np.ndarray, seat: int) -> int:
@@ -188,7 +184,7 @@ class PersonSeat:
         return self.arrangement(view)
 
     def refused(self, refusal: IllegalMove) -> None:
-        self.say(f"  no: {refusal.reason}")
+        self.refuse(refusal.reason)
 
     def knock_offer(self, view: np.ndarray) -> int:
         hand = int(view[L.V_HAND])
