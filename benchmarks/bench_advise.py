@@ -27,8 +27,7 @@ situation over N worlds on one core, how each action's points vary between
 the opponent's hands and within one hand, and what several stock orders per
 world (the advisor's repeats) would gain in precision per second.
 ``--without-history`` tells the same situations without their history
-(every world weighs 1): the time a proposal as good as the posterior itself
-would take.
+(the pile, the opponent's pickups, the stock), as most players would.
 
 The situations differ far more than runs do: the medians of sets of 10
 from seeds 2026-2040 range from 0.24 to 2.5 s (2026, the default, is the
@@ -52,11 +51,10 @@ from oklasim._kernels import advise_rollouts_nb as R
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim.advise import advise
-from oklasim.advise.played import positions_from_play
+from oklasim.advise.played import positions_from_play, without_history
 from oklasim.advise.request import Request
 from oklasim.advise.rollouts import ROULETTE_SHARE
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
-from oklasim.game.cards import N_CARDS
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import simulate, stream_key
 from oklasim.strategies.registry import resolve
@@ -68,16 +66,6 @@ def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:
     found.sort(key=lambda item: -item[0]["stock"])
     picks = np.linspace(0, len(found) - 1, count).round().astype(int)
     return [found[i][0] for i in picks]
-
-
-def without_history(request: dict) -> dict:
-    """The same position told without its history (the pile, what the opponent took, who dealt): worlds as played,
-    every one weighing 1. Their time to +-0.5 is what a proposal as good as the posterior itself would reach."""
-    position = worlds_for(Request(**request)).position
-    told = {k: v for k, v in request.items() if k != "history"}
-    return told | {"pile": list(position.pile),
-                   "opponent_took": [c for c in range(N_CARDS) if position.opponent_took >> c & 1],
-                   "took": position.took, "dealer": "me" if position.dealer == 0 else "opponent"}
 
 
 def run_advice(request: dict, workers: int, seeds: range) -> list:
@@ -106,6 +94,21 @@ def projected_seconds(advice) -> float:
 
 
 PILOT = 2048  # about the worlds advise has weighed when its batches reach full size
+
+
+def effective_worlds_in(situations: list[dict], seconds: float, cores: int) -> None:
+    """The effective sample of the leading action after ``seconds`` of sampling every action, per situation."""
+    budget = {"precision": None, "race": False, "max_samples": 50_000_000, "max_seconds": seconds}
+    print(f"\neffective worlds within {seconds:g} s on {cores} cores (every action sampled to the end):")
+    print(f"{'stock':>5} {'turns':>5} {'worlds':>9} {'ESS':>7}")
+    reached = []
+    for request in situations:
+        advice = advise(**(request | budget), seed=1, workers=cores)
+        reached.append(advice.ess)
+        turns = len(request["history"].split(";")) if "history" in request else 0
+        print(f"{request['stock']:>5} {turns:>5} {advice.samples:>9,} {advice.ess:>7,.0f}")
+    print(f"median effective worlds within {seconds:g} s: {statistics.median(reached):,.0f} "
+          f"(lowest {min(reached):,.0f}); {machine_load()}")
 
 
 def kernel_runner(request: dict):
@@ -242,8 +245,11 @@ def main() -> None:
                         help="most worlds per advice: enough for +-0.5 within the advisor's 10 s budget (its own "
                              "default, 200,000, stops the hard situations sooner, and a time projected from there "
                              "takes the rate of its first worlds, before the guide has learnt)")
+    parser.add_argument("--ess-seconds", type=float, default=0,
+                        help="only measure the effective worlds each situation reaches in this many seconds (every "
+                             "action sampled to the end, no other stop), and their median (0: the usual timings)")
     parser.add_argument("--without-history", action="store_true",
-                        help="tell the situations without their history: the bound of a perfect proposal")
+                        help="tell the situations without their history, as most players would")
     args = parser.parse_args()
     try:
         situation_seeds = [int(seed) for seed in args.seed.split(",")]
@@ -258,8 +264,11 @@ def main() -> None:
                   for seed in situation_seeds for s in typical_situations(args.situations, seed, args.opponent)]
     if args.without_history:
         situations = [without_history(s) for s in situations]
-        print("the situations told without their history: every world weighs 1")
+        print("the situations told without their history: worlds as played, its latest turn weighed")
     advise(**(situations[0] | {"max_samples": 1024}))  # load the compiled kernels once
+    if args.ess_seconds:
+        effective_worlds_in(situations, args.ess_seconds, cores)
+        return
     if args.profile:
         print(f"\nwhere the time goes, {args.profile:,} worlds per situation on one core:")
         print(f"{'stock':>5} {'turns':>5} {'columns':>7} {'weigh us/world':>14} {'rollouts us/played':>18} "

@@ -51,6 +51,15 @@ def test_the_sample_budget_waits_for_the_evidence_while_there_is_time():
     assert dicts[0] == dicts[1]
 
 
+def test_the_readme_history_example_reaches_the_evidence_it_needs():
+    """The README's history against a gin-holder: few worlds explain its play, yet the default budgets reach the
+    effective sample a recommendation needs, with finite intervals."""
+    advice = advise("2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", upcard="9c", opponent="threshold:gin_only", plan="gin",
+                    history="opp pass; me pass; opp stock 8d; me stock 4s; opp stock Qh; me stock", seed=1)
+    assert advice.ess >= RECOMMEND_ESS >= 200 and advice.recommendation is not None
+    assert all(finite(c.points) for c in advice.candidates)
+
+
 def test_too_little_evidence_gives_no_recommendation():
     """Without a time budget the sample budget binds: 64 worlds, too few effective ones, and no recommendation."""
     advice = advise(**HISTORY, **FAST, seed=3, max_samples=64, max_seconds=None)

@@ -6,7 +6,9 @@ from typing import Any
 
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim.game.cards import format_card, format_hand
+from oklasim.advise.request import Request
+from oklasim.advise.worlds import worlds_for
+from oklasim.game.cards import N_CARDS, format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 
@@ -68,3 +70,13 @@ def positions_from_play(rules: Rules, strategies, hands: int, seed: int, knock_o
 
 
 DRAW_WORDS = {E.EV_TAKE_UPCARD: "upcard", E.EV_DRAW_PILE: "pile", E.EV_DRAW_STOCK: "stock"}
+
+
+def without_history(request: dict) -> dict:
+    """A request of ``positions_from_play(..., with_history=True)`` told without its history, as a player who does
+    not type one would: the pile, what the opponent took, the card just taken, who dealt and the passes."""
+    position = worlds_for(Request(**request)).position
+    told = {k: v for k, v in request.items() if k != "history"}
+    return told | {"pile": list(position.pile), "took": position.took, "passed": position.passed,
+                   "opponent_took": [c for c in range(N_CARDS) if position.opponent_took >> c & 1],
+                   "dealer": "me" if position.dealer == 0 else "opponent"}

@@ -50,8 +50,8 @@ class Request:
     history: Any = _field(None, "The hand so far, turn by turn: 'opp stock 8d; me pile 4s; ...' (see "
                                 "oklasim.advise.history); the worlds are then weighted by how likely the opponent "
                                 "was to play so.")
-    slip: float = _field(0.003, "With a history: the chance the opponent strays from its strategy at a decision "
-                                "(0: it never does).", kind=float)
+    slip: float = _field(0.003, "Where its play weighs the worlds: the chance the opponent strays from its strategy "
+                                "at a decision (0: it never does).", kind=float)
     window: int = _field(3, "With a history: the opponent's latest turns replayed to weigh the worlds, its hand "
                             "before them drawn as played (0: every turn, its hand uniform: the exact posterior, "
                             "with fewer effective worlds).", kind=int)
@@ -79,7 +79,10 @@ class Request:
     confidence: float = _field(0.95, "Confidence of the intervals and of the separation test.", kind=float)
     objective: str | None = _field(None, "What to maximise.", choices=("points", "win"),
                                    shown="win with --scores, else points")
-    prior: str = _field("played", "How the opponent's unknown cards are drawn.", choices=("played", "uniform"))
+    prior: str = _field("played", "Without a history, how the opponent's unknown cards are drawn: 'played' (improved "
+                                  "by least-deadwood draws, weighted by how likely the opponent was to make its "
+                                  "latest discard) or 'uniform'.",
+                        choices=("played", "uniform"))
     opponent_draws: int | None = _field(None, "The opponent's stock draws this hand (default: estimated).", kind=int)
     race: bool = _field(True, "Stop sampling actions that are behind with confidence (default), or sample all to the "
                               "end.", kind=bool)

@@ -87,7 +87,9 @@ class Advice:
     position: Position
     me: str
     opponent: str
-    prior: str = "played"  # or "uniform", or "history": uniform hands weighted by the opponent's play
+    # "played" (its latest turn weighed, when it has played one), "uniform" or "history" (uniform hands weighted by
+    # the opponent's play)
+    prior: str = "played"
     opponent_draws: int = 0
     opponent_turns: int = 0  # turns of the opponent replayed to weigh the worlds
     ess: float = 0.0  # effective sample size of the recommendation's estimate
@@ -115,6 +117,10 @@ class Advice:
     @property
     def model_note(self) -> str:
         """What the intervals leave out: the model's bias, as measured for these worlds (two players)."""
+        late = self.position.stock <= LATE_STOCK
+        if self.prior == "played" and self.opponent_turns:
+            return (f"intervals cover the sampling only, not the model's {AS_PLAYED_BIAS[late]}: the history is "
+                    f"closer ({CALIBRATION})")
         if self.prior != "history":
             return (f"intervals cover the sampling only; {UNCONDITIONED_BIAS}: give the history "
                     f"({AS_PLAYED_CALIBRATION})")
@@ -122,7 +128,6 @@ class Advice:
             window, slip, draws = CALIBRATED
             return (f"intervals cover the sampling only; the model is calibrated at window {window}, slip {slip}, "
                     f"played draws {draws}, not at this setting ({CALIBRATION})")
-        late = self.position.stock <= LATE_STOCK
         return f"intervals cover the sampling only, not the model's {HISTORY_BIAS[late]} ({CALIBRATION})"
 
     @property
@@ -135,6 +140,10 @@ class Advice:
                     "prior and the history model two)")
         if self.prior == "uniform":
             return "the opponent's unknown cards uniform among the unseen ones"
+        if self.opponent_turns:
+            return (f"as played: improved by {self.opponent_draws} least-deadwood draws, weighted by how likely "
+                    f"{self.opponent} was to make its latest discard and not knock (effective sample {int(self.ess):,} "
+                    f"of {self.samples:,}); the history would weigh every turn")
         return (f"as played: improved by {self.opponent_draws} least-deadwood draws, fitting its last discard; "
                 "give the history to weigh them by its own play")
 
@@ -261,6 +270,12 @@ HISTORY_BIAS = {
            "average, its undercut risk by up to 2 pp",
     True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points off by up to 1.3 "
           "on average, its undercut risk up to 6 pp too high with 7 or fewer",
+}
+AS_PLAYED_BIAS = {
+    False: f"measured bias without a history with {LATE_STOCK + 1} or more stock cards left: a knock's points off by up "
+           "to 2.8 on average, its undercut risk by up to 6 pp",
+    True: f"measured bias without a history late in the hand ({LATE_STOCK} or fewer stock cards): a knock's points off "
+          "by up to 3.3 on average, its undercut risk up to 7 pp too high, up to 19 with 7 or fewer",
 }
 UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
                       "gin-holders (its undercut risk 27 pp too low)")

@@ -29,7 +29,7 @@ MIN_ESS = 20  # effective worlds an estimate needs before it is given an interva
 # Effective worlds the leading action needs before the sampling stops short of the time budget, an action is
 # dropped, or a recommendation given: with fewer, a few heavy worlds carry the weight, and the spread seen among
 # them says little of the spread there is (the interval's own error is then a tenth or more of its width).
-RECOMMEND_ESS = 100
+RECOMMEND_ESS = 200
 BATCH_CAP = {False: 8192, True: 1024}  # worlds per batch, without / with the game played on
 # Worlds weighing less than this share of the heaviest seen in earlier batches are played by Russian roulette
 # (``advise_history_nb``). A tenth keeps the worlds explained about as well as the best (they differ through the
@@ -371,13 +371,13 @@ def run(request: Request, extra_paths=()) -> Advice:
         position=position,
         me=seats[0].name,
         opponent=seats[1].name,
-        prior="history" if worlds.conditioned else (r.prior if position.players == 2 else "uniform"),
+        prior=worlds.model,
         opponent_draws=int(max(worlds.prior[0], 0)),
         opponent_turns=worlds.opponent_turns,
         plan=r.plan,
-        window=r.window if worlds.conditioned else None,
+        window=r.window if worlds.model == "history" else None,
         slip=r.slip if worlds.conditioned else None,
-        played_draws=r.played_draws if worlds.conditioned else None,
+        played_draws=r.played_draws if worlds.model == "history" else None,
         ess=ess,
     )
 

@@ -2,9 +2,11 @@
 
 Without a history the opponent's hand is drawn from a prior (the kernel's
 ``[draws, flags, last discard]``): ``uniform`` among the unseen cards, or
-``played`` (default), improved by least-deadwood draws and repaired so that
-it fits its last discard and could not have knocked, as a simple or greedy
-opponent would hold. With a ``history`` (``history.py``) the hand is uniform
+``played`` (default), improved by least-deadwood draws, one per turn before
+its latest, and weighted by how likely the named opponent was to play its
+latest turn (``last_turn.py``: the discard on the pile, no knock); before
+it has drawn from the stock, repaired so that it fits its last discard and
+could not have knocked. With a ``history`` (``history.py``) the hand is uniform
 and every world is weighted by how likely the named opponent was to play
 every one of its turns exactly so: the posterior given everything public.
 When few of those worlds count, a ``Guide`` learnt from them draws most of
@@ -22,11 +24,12 @@ from oklasim._kernels import advise_history_nb as H
 from oklasim._kernels import advise_worlds_nb as W
 from oklasim._kernels import layout as L
 from oklasim.advise.history import parse_history, replay
+from oklasim.advise.last_turn import last_turn_evidence
 from oklasim.advise.position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
 from oklasim.advise.request import Request
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, mask_of
-from oklasim.strategies.registry import Strategy
+from oklasim.strategies.registry import Family, Strategy
 
 PRIORS = ("played", "uniform")
 
@@ -63,6 +66,7 @@ class Worlds:
     prior: np.ndarray  # [draws, flags, last discard] of ``sample_world_nb``
     evidence: tuple  # (turns, snapshots, slip) of ``advise_history_nb``: no turns, every world weighs 1
     opponent_turns: int  # turns of the opponent the weights replay
+    model: str  # "history", "played" (its latest turn weighed, if any) or "uniform"
 
     @property
     def conditioned(self) -> bool:
@@ -73,7 +77,7 @@ class Worlds:
         return self.evidence + (opponent_traits(opponent),)
 
 
-def opponent_traits(opponent: Strategy) -> int:
+def opponent_traits(opponent: Strategy | Family) -> int:
     """The ``advise_history_nb.TRAIT_*`` bits of what ``opponent``'s family declares."""
     return ((H.TRAIT_DRAWN_BLIND if not opponent.uses_drawn_card else 0)
             | (H.TRAIT_CONFIRMS_DISCARD if opponent.confirms_discard else 0))
@@ -86,8 +90,13 @@ def worlds_for(request: Request) -> Worlds:
         position = read_position(r.hand, r.upcard, r.limit, r.pile, r.opponent_took, r.took, r.stock, r.scores,
                                  r.rules, r.passed, r.dealer, r.players)
         prior = r.prior if position.players == 2 else "uniform"  # the played prior models one opponent
-        return Worlds(position, view_of(position), world_prior(position, prior, r.opponent_draws),
-                      no_evidence(), 0)
+        view = view_of(position)
+        draws = estimated_opponent_draws(position) if r.opponent_draws is None else int(r.opponent_draws)
+        latest = last_turn_evidence(position, view, draws) if prior == "played" else None
+        if latest is None:
+            return Worlds(position, view, world_prior(position, prior, draws), no_evidence(), 0, prior)
+        before, turns, snapshots = latest
+        return Worlds(position, view, before, (turns, snapshots, float(r.slip)), 1, prior)
     rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
     if rules.players != 2:
         raise OklasimError("the history is for two players only: with 3-4 players give the pile and what each "
@@ -119,7 +128,7 @@ def worlds_for(request: Request) -> Worlds:
     if first > 0:
         stock_turns = np.isin(replayed.turns[:first, H.T_KIND], (H.TURN_STOCK, H.TURN_FORCED_STOCK))
         prior = np.array([min(int(stock_turns.sum()), r.played_draws), 0, L.NO_CARD], dtype=np.int64)
-    return Worlds(position, view, prior, evidence, len(replayed.turns) - first)
+    return Worlds(position, view, prior, evidence, len(replayed.turns) - first, "history")
 
 
 # The guide (``advise_guided_nb``) draws each unseen card in proportion to GUIDE_FLOOR + (1 - GUIDE_FLOOR) x its
