@@ -401,7 +401,7 @@ def test_the_replayed_views_are_the_engines(opponent):
     from oklasim._kernels import advise_history_nb as H
     from oklasim._kernels import engine_nb as E
     from oklasim.advise.history import parse_history, replay
-    from oklasim.advise.worlds import opponent_traits
+    from oklasim.strategies.registry import history_traits
     from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel
     from oklasim.strategies.registry import resolve
 
@@ -438,7 +438,7 @@ def test_the_replayed_views_are_the_engines(opponent):
         replayed = replay(parse_history("; ".join(turns)), upcard, Rules(), None, 0)
         drawing = [i for i, row in enumerate(replayed.turns) if row[H.T_KIND] != H.TURN_PASS]
         for i, (after, drawn) in zip(drawing, truths):
-            for traits in {0, opponent_traits(strategy)}:  # its discard asked, and confirmed where it can be
+            for traits in {0, history_traits(strategy)}:  # its discard asked, and confirmed where it can be
                 like = H.true_turn_likelihood_nb(strategy.decide, strategy.vector(), replayed.turns[i],
                                                  replayed.snapshots[i], after, drawn, 0.0, traits)
                 assert like == 1.0, (turns, i, traits)

@@ -22,8 +22,17 @@ import numpy as np
 from numba import njit
 
 from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
-from .advise_history_nb import N_TURN_FIELDS, SNAP_AFTER, SNAP_CHOICE, T_DISCARD, T_ELIGIBLE, T_FORBIDDEN, T_KIND
-from .advise_history_nb import T_TAKEN, TURN_STOCK
+from .advise_history_nb import (
+    N_TURN_FIELDS,
+    SNAP_AFTER,
+    SNAP_CHOICE,
+    T_DISCARD,
+    T_ELIGIBLE,
+    T_FORBIDDEN,
+    T_KIND,
+    T_TAKEN,
+    TURN_STOCK,
+)
 from .cards_nb import BIT, FULL_DECK, count_cards_nb
 from .engine_nb import close_knock_offer_nb, seed_views_nb
 from .layout import (

@@ -21,8 +21,10 @@ from .advise_columns_nb import (
     arrangement_columns_nb,
     candidates_nb,
 )
+from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
+from .cards_nb import count_cards_nb
 from .engine_nb import STATUS_SIZE
 from .layout import (
     D_ARRANGE,
@@ -38,10 +40,12 @@ from .layout import (
     V_HAND,
     V_LAST_CHANCE,
     V_MEMORY,
+    V_MY_DRAWS,
     V_PLAYERS,
     V_RNG,
     V_SEAT,
     V_SIZE,
+    V_TAKEN,
 )
 from .rng_nb import MC_WORLDS, next_state_nb, stream_state_nb
 
@@ -72,6 +76,7 @@ def answer_nb(kind, view, column):
 
 
 CONTINUE_SIMPLE, CONTINUE_GREEDY, CONTINUE_EXPERT = 0, 1, 2  # codes of mc's continuation and opponent
+PRIOR_UNIFORM, PRIOR_PLAYED, PRIOR_LATEST_TURN = 0, 1, 2  # codes of mc's prior
 
 
 @njit(cache=True)
@@ -82,7 +87,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params):
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, traits):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -90,8 +95,11 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     it), whether draws are searched too (else the continuation strategy
     draws), the continuation strategy and the opponent model (0 = simple,
     1 = greedy, 2 = expert with ``expert_params``),
-    and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``).
-    With more than two players it plays like its continuation strategy.
+    and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
+    2 = as played and weighted by the opponent model's play of its latest
+    turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
+    code are ``traits``). With more than two players it plays like its
+    continuation strategy.
     """
     me = view[V_SEAT]
     rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
@@ -138,17 +146,25 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     out = np.zeros((samples, n, N_OUT), dtype=np.int64)
     active = np.ones(n, dtype=np.int64)
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
-    prior = played_prior_nb(view, kind) if params[P_PRIOR] != 0 else np.array([-1, 0, -1], dtype=np.int64)
+    prior = played_prior_nb(view, kind) if params[P_PRIOR] != PRIOR_UNIFORM else np.array([-1, 0, -1], dtype=np.int64)
+    evidence = no_evidence_nb(V_SIZE)
+    if params[P_PRIOR] == PRIOR_LATEST_TURN:
+        turns, snapshots = new_latest_evidence_nb()
+        opponent_draws = view[V_DRAWS] - view[V_MY_DRAWS] - count_cards_nb(view[V_TAKEN + 1 - me])
+        if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
+            prior = latest_turn_prior_nb(view, opponent_draws)
+            evidence = (turns, snapshots, DEFAULT_SLIP, traits[int64(params[P_OPPONENT])])
     weights = np.empty(samples, dtype=np.float64)
-    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, no_evidence_nb(V_SIZE), 0.0, 0, samples, cont_fn,
-                           opp_fn, forced_fn, rollout_params, out, weights, status, np.zeros(1, dtype=np.int64))
-    if error:
+    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, 0.0, 0, samples, cont_fn, opp_fn,
+                           forced_fn, rollout_params, out, weights, status, np.zeros(1, dtype=np.int64))
+    if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    best, best_total = 0, np.int64(-(1 << 40))
+    best, best_total = 0, -np.inf
     for c in range(n):
-        total = np.int64(0)
+        total = 0.0  # weighted: a world the opponent's play rules out weighs 0 (its row is not written)
         for s in range(samples):
-            total += out[s, c, O_POINTS]
+            if weights[s] > 0:
+                total += weights[s] * out[s, c, O_POINTS]
         if total > best_total:
             best, best_total = c, total
     return answer_nb(kind, view, cand[best])

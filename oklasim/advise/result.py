@@ -274,8 +274,8 @@ HISTORY_BIAS = {
 AS_PLAYED_BIAS = {
     False: f"measured bias without a history with {LATE_STOCK + 1} or more stock cards left: a knock's points off by up "
            "to 2.8 on average, its undercut risk by up to 6 pp",
-    True: f"measured bias without a history late in the hand ({LATE_STOCK} or fewer stock cards): a knock's points off "
-          "by up to 3.3 on average, its undercut risk up to 7 pp too high, up to 19 with 7 or fewer",
+    True: f"measured bias without a history late in the hand ({LATE_STOCK} or fewer stock cards): a knock's points "
+          "off by up to 3.3 on average, its undercut risk up to 7 pp too high, up to 19 with 7 or fewer",
 }
 UNCONDITIONED_BIAS = ("without a history a knock's points were measured up to 7.9 too high on average against "
                       "gin-holders (its undercut risk 27 pp too low)")

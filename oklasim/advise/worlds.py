@@ -29,7 +29,7 @@ from oklasim.advise.position import Position, card_list, one_card, read_position
 from oklasim.advise.request import Request
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, mask_of
-from oklasim.strategies.registry import Family, Strategy
+from oklasim.strategies.registry import Strategy, history_traits
 
 PRIORS = ("played", "uniform")
 
@@ -74,13 +74,7 @@ class Worlds:
 
     def evidence_for(self, opponent: Strategy) -> tuple:
         """The kernel's evidence when ``opponent`` weighs the worlds: ``evidence`` and what its family declares."""
-        return self.evidence + (opponent_traits(opponent),)
-
-
-def opponent_traits(opponent: Strategy | Family) -> int:
-    """The ``advise_history_nb.TRAIT_*`` bits of what ``opponent``'s family declares."""
-    return ((H.TRAIT_DRAWN_BLIND if not opponent.uses_drawn_card else 0)
-            | (H.TRAIT_CONFIRMS_DISCARD if opponent.confirms_discard else 0))
+        return self.evidence + (history_traits(opponent),)
 
 
 def worlds_for(request: Request) -> Worlds:

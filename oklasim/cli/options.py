@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import click
 
-from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 
 
@@ -59,17 +58,3 @@ def load_rules(rules_spec: str, players: int | None) -> Rules:
     return rules.replace(players=players) if players else rules
 
 
-def split_strategies(text: str) -> list[str]:
-    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
-    parts, depth, current = [], 0, ""
-    for char in text:
-        depth += (char == "(") - (char == ")")
-        if char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    parts.append(current.strip())
-    if depth != 0 or not all(parts):
-        raise OklasimError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
-    return parts

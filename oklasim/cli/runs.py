@@ -11,7 +11,6 @@ from oklasim.cli.options import (
     load_rules,
     rules_and_players,
     seed_option,
-    split_strategies,
     strategy_path_option,
     workers_option,
 )
@@ -46,7 +45,7 @@ def simulate(rules_spec, players, strategy_list, params, games, hands, seed, wor
     oklasim simulate --strategies simple,greedy --games 100000 --seed 7 --out runs/demo
     """
     from oklasim.runs.batch import RunSpec, run
-    from oklasim.strategies.registry import parse_overrides, with_overrides
+    from oklasim.strategies.registry import parse_overrides, split_strategies, with_overrides
 
     if workers is not None and (scheduler or dask_local is not None):
         raise OklasimError("--workers sets the local pool; a Dask cluster has its own workers (--dask-local N)")
@@ -131,6 +130,7 @@ def replay(strategies: str, seed: int, game: int, hands_only: bool, rules_spec: 
     oklasim replay simple,greedy --seed 1 --game 42
     """
     from oklasim.runs.replay import replay as replay_game
+    from oklasim.strategies.registry import split_strategies
 
     rules = load_rules(rules_spec, players)
     for line in replay_game(rules, split_strategies(strategies), seed, game, hands_only, strategy_paths):

@@ -9,7 +9,6 @@ from oklasim.cli.options import (
     load_rules,
     rules_and_players,
     seed_option,
-    split_strategies,
     strategy_path_option,
     workers_option,
 )
@@ -100,7 +99,7 @@ def tune_command(family, against, rules_spec, players, budget, seed, objective, 
     The study is kept in the folder: interrupt it and run the same command
     to continue; the result equals that of an uninterrupted run.
     """
-    from oklasim.strategies.registry import parse_overrides
+    from oklasim.strategies.registry import parse_overrides, split_strategies
     from oklasim.studies.tune import TuneSpec, default_folder, run_tune
 
     panel = split_strategies(against) if against.strip() else []

@@ -325,3 +325,27 @@ def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()
         resolve(spec, {k: v for k, v in overrides.items() if k in dict(s.values)}, extra_paths)
         for spec, s in zip(specs, seats)
     ]
+
+
+def split_strategies(text: str) -> list[str]:
+    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    parts.append(current.strip())
+    if depth != 0 or not all(parts):
+        raise OklasimError(f"cannot read the strategy list {text!r}; write e.g. 'simple,greedy'")
+    return parts
+
+
+def history_traits(declared: Strategy | Family) -> int:
+    """The ``advise_history_nb.TRAIT_*`` bits of what a family declares, for weighing its play."""
+    from oklasim._kernels.advise_history_nb import TRAIT_CONFIRMS_DISCARD, TRAIT_DRAWN_BLIND
+
+    return ((TRAIT_DRAWN_BLIND if not declared.uses_drawn_card else 0)
+            | (TRAIT_CONFIRMS_DISCARD if declared.confirms_discard else 0))

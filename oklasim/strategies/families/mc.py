@@ -20,19 +20,21 @@ import numpy as np
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
 from oklasim._kernels.mc_nb import mc_decide_nb
-from oklasim.strategies.registry import family_module
+from oklasim.strategies.registry import family_module, history_traits
 from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
 
 HERE = Path(__file__).resolve().parent
 SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE = HERE / "simple.py", HERE / "greedy.py", HERE / "expert.py"
-SIMPLE = decide_function(family_module(SIMPLE_FILE).decide_nb)
-GREEDY = decide_function(family_module(GREEDY_FILE).decide_nb)
-EXPERT_MODULE = family_module(EXPERT_FILE)
+SIMPLE_MODULE, GREEDY_MODULE, EXPERT_MODULE = (family_module(f) for f in (SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE))
+SIMPLE = decide_function(SIMPLE_MODULE.decide_nb)
+GREEDY = decide_function(GREEDY_MODULE.decide_nb)
 EXPERT = decide_function(EXPERT_MODULE.decide_nb)
 FORCED = decide_function(forced_nb)
 # expert plays the rollouts with its defaults (a constant array frozen into the compiled code).
 EXPERT_PARAMS = np.zeros(MAX_PARAMS)
 EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]
+# What each opponent model's family declares, by model code, for weighing its latest turn (prior 2).
+TRAITS = np.array([history_traits(m.FAMILY) for m in (SIMPLE_MODULE, GREEDY_MODULE, EXPERT_MODULE)], dtype=np.int64)
 
 FAMILY = Family(
     name="mc",
@@ -43,7 +45,9 @@ FAMILY = Family(
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
         Param("continuation", 0, 0, 2, "strategy playing the rollouts on: 0 = simple, 1 = greedy, 2 = expert"),
         Param("opponent", 0, 0, 2, "model of the opponent in the rollouts: 0 = simple, 1 = greedy, 2 = expert"),
-        Param("prior", 1, 0, 1, "worlds: 0 = uniform, 1 = as played (see oklasim.advise)"),
+        Param("prior", 1, 0, 2, "worlds: 0 = uniform, 1 = least-deadwood draws, fitting its last discard, 2 = as "
+                                "played and weighted by the opponent model's play of its latest turn (oklasim advise "
+                                "without a history)"),
     ),
     presets={"mc_fast": {"samples": 8}},
 )
@@ -52,4 +56,4 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS)
+        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, TRAITS)

@@ -1,0 +1,56 @@
+"""search: expert's play, with each knock decided by search over the worlds the opponent's play leaves likely.
+
+Where a knock is legal, it weighs knocking with each legal discard against
+playing on: it samples ``samples`` worlds (the opponent's hand and the
+stock) as ``oklasim advise`` does without a history (the opponent's hand
+improved as played, each world weighted by how likely ``expert`` was to
+make its latest discard and not knock, holding it), settles each knock by
+the showdown and plays the hand on with ``expert`` in both seats, and takes
+the candidate with the most points on the weighted average. ``discards``
+extends the search to that many sensible discards at each discard, ``draws=1``
+to the draws; elsewhere it plays as ``expert``. Worlds come from its own
+random stream, so any game replays from its seed. Two players only: with
+more it plays as ``expert``. Built on ``mc`` (the same machinery, with
+``prior=2``): the opponent model and the continuation are expert.
+
+Where it stands: the worlds weigh the opponent's latest turn only, not the
+whole history of the hand (the engine gives a strategy the public cards,
+not the order of the turns); the advisor's calibration of that model is in
+``reports/advise_calibration``.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from oklasim._kernels import mc_nb as M
+from oklasim.strategies.registry import family_module
+from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
+
+HERE = Path(__file__).resolve().parent
+MC = family_module(HERE / "mc.py")
+
+FAMILY = Family(
+    name="search",
+    doc="expert's play; each knock searched over worlds weighted by the opponent's latest turn, expert in both seats.",
+    params=(
+        Param("samples", 512, 1, 4096, "worlds sampled per searched decision"),
+        Param("discards", 0, 0, 11, "sensible discards searched at each discard; 0 = expert's own"),
+        Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
+    ),
+    presets={"search_fast": {"samples": 32}},
+)
+
+with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
+
+    @decide_kernel()
+    def decide_nb(kind, view, params):
+        as_mc = np.zeros(MAX_PARAMS)
+        as_mc[M.P_SAMPLES] = params[0]
+        as_mc[M.P_DISCARDS] = params[1]
+        as_mc[M.P_DRAWS] = params[2]
+        as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
+        as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
+        as_mc[M.P_PRIOR] = M.PRIOR_LATEST_TURN
+        return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
+                              MC.TRAITS)
