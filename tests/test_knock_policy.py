@@ -281,9 +281,14 @@ def test_every_answer_names_its_opponent_and_keeps_its_intervals(study):
             assert row["against"] == row["answer"]
     mix = policy.filter(pl.col("answer") == "mix")["against"][0]
     assert "greedy" in mix and "expert" in mix
-    summary = (report / "report.md").read_text().split("## ")[0]
+    summary, first, *sections = (report / "report.md").read_text().split("## ")
     assert "against the panel mix (greedy, threshold:gin_only, expert)" in summary
-    assert "on fresh deals (seed 22)" in summary and "Honest selection" in summary
+    assert "on fresh deals (seed 22)" in summary
+    # The report opens with the compact table of `oklasim policy`, then what the study found.
+    assert first.startswith("When to knock at a glance, undercut bonus") and "| knock limit | what to do |" in first
+    assert "A (gin only)" in first and ("as soon as you can" in first or "hold for gin" in first)
+    found = next(s for s in sections if s.startswith("What the study found"))
+    assert "Honest selection" in found
 
 
 def test_the_equilibrium_is_measured_against_the_whole_grid(study):
@@ -338,8 +343,13 @@ def test_policy_names_opponents_and_basis(study):
     text = shown.output
     assert str(root / "runs" / "knock") in text and "measured by: oklasim run" in text and "seed 21" in text
     assert "against the panel mix (greedy, threshold:gin_only, expert), each of them equally likely" in text
-    assert "against greedy only" in text and "exploitability" in text and "QUICK" not in text
-    assert "limit A (gin only)" in text and "on fresh deals" in text
+    assert "against greedy only" in text and "QUICK" not in text
+    # At a glance: one row per knock limit with what to do and its gain; the long form behind --details.
+    assert "\n  A (gin only)  " in text and "fresh deals" in text and "best deviation's gain over it" in text
+    assert "oklasim policy --details" in text and "exploitability:" not in text
+    details = invoke("--runs", str(root / "runs"), "--answer", "mix,greedy,equilibrium", "--details").output
+    assert "exploitability:" in details and "limit A (gin only)" in details and "on fresh deals" in details
+    assert "measured by: oklasim run" in details and "seed 21" in details
 
 
 def test_policy_never_uses_a_quick_run_silently(study, tmp_path):

@@ -45,12 +45,15 @@ def run_command(experiment, list_shipped, quick, workers, runs_root, reports_roo
               help="Where to look for knock_thresholds runs.  [default: runs]")
 @click.option("--answer", "answers", default="mix,max-min,equilibrium", show_default=True,
               help="Comma-separated: mix, max-min, equilibrium, an opponent of the panel (e.g. greedy), or all.")
+@click.option("--details", is_flag=True,
+              help="The long form: every rule within noise of the best, the basis and the exploitability.")
 @click.option("--quick", is_flag=True, help="Also use a --quick run (few deals: for trying the study out, not advice).")
 @click.option("--write-study", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a study file that measures these rules; exit.")
-def policy_command(rules_spec, players, runs_root, answers, quick, write_study) -> None:
-    """The measured knock policy by knock limit for exactly these rules (two players), and whom it is against."""
+def policy_command(rules_spec, players, runs_root, answers, details, quick, write_study) -> None:
+    """The measured knock policy for exactly these rules (two players): per knock limit what to do, its gain and
+    interval, and whom it is against; --details for the long form."""
     from oklasim.studies.knock_policy import policy_answer
 
     click.echo(policy_answer(load_rules(rules_spec, players), rules_spec, runs_root, answers.split(","), quick,
-                             write_study))
+                             write_study, details))

@@ -19,6 +19,7 @@ import polars as pl
 
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
+from oklasim.studies.knock_answers import rule_words
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "knock_policy.csv"
 STUDY_KIND = "knock_thresholds"
@@ -116,7 +117,8 @@ def _figure(row: dict) -> str:
             f"{row['confirmed_hi']:+.2f}] points/hand on fresh deals, {row['gain']:+.2f} where chosen, n={row['deals']:,}")
 
 
-def _heading(answer: str, rows: pl.DataFrame) -> str:
+def heading(answer: str, rows: pl.DataFrame) -> str:
+    """Whom one answer is against, in a line."""
     if answer == "mix":
         return f"against the {rows['against'][0]}, each of them equally likely"
     if answer == "max-min":
@@ -128,24 +130,11 @@ def _heading(answer: str, rows: pl.DataFrame) -> str:
 
 def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool = False) -> str:
     """The answers asked for ("mix", "max-min", "equilibrium", an opponent's name, or "all"), limit by limit."""
-    if rules.players != 2:
-        raise OklasimError("the knock policy tables are measured for two players")
-    source, rows = lookup(rules, rules_spec, runs_root, quick)
-    known = list(dict.fromkeys(rows["answer"].to_list()))
-    wanted = known if answers == ["all"] else answers
-    unknown = [a for a in wanted if a not in known]
-    if unknown:
-        raise OklasimError(f"no answer {', '.join(unknown)} in {source.where}; choose from {', '.join(known)} or all")
-    first = rows.row(0, named=True)
-    lines = [
-        f"knock policy (undercut bonus {rules.undercut_bonus}), from {source.where}"
-        + (" -- a QUICK run: few deals, not advice" if source.quick else ""),
-        f"measured by: {source.command}; rules chosen on the deals of seed {first['seed']}, figures from fresh deals "
-        f"(seed {first['confirm_seed']}); n = deals at that knock limit; 95% intervals",
-    ]
+    source, rows, wanted = checked_lookup(rules, rules_spec, runs_root, answers, quick)
+    lines = basis_lines(rules, source, rows) + ["n = deals at that knock limit; 95% intervals"]
     for answer in wanted:
         mine = rows.filter(pl.col("answer") == answer).sort("knock_limit")
-        lines.append(f"{answer}: {_heading(answer, mine)}")
+        lines.append(f"{answer}: {heading(answer, mine)}")
         for row in mine.iter_rows(named=True):
             limit = LIMIT_NAMES.get(row["knock_limit"], str(row["knock_limit"]))
             worst = f" [worst: {row['against']}]" if answer == "max-min" and row["knock_limit"] > 0 else ""
@@ -154,8 +143,79 @@ def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[st
     return "\n".join(lines)
 
 
+def compact_rows(mine: pl.DataFrame) -> list[dict]:
+    """One answer's rows at a glance, limit by limit: what to do (the best measured rule in words, and how many more
+    are within noise of it), whom (max-min: the worst opponent), the gain on fresh deals and its 95% interval (over
+    knocking at once; for the equilibrium, of the best deviation from it), the deals; no gain where only gin counts."""
+    out = []
+    for row in mine.sort("knock_limit").iter_rows(named=True):
+        limit = row["knock_limit"]
+        measured = limit > 0
+        out.append({
+            "limit": LIMIT_NAMES.get(limit, str(limit)),
+            # An equilibrium's advice is its own (it may mix rules); an answer's is its best rule, with the tied count.
+            "do": (row["advice"] if row["tied"] is None
+                   else rule_words((row["threshold"], row["gin_after_draws"]), limit)),
+            "also": 0 if row["tied"] is None else row["tied"] - 1,
+            "advice": row["advice"],
+            "worst": row["against"] if row["answer"] == "max-min" and measured else None,
+            "gain": row["confirmed_gain"] if measured else None,
+            "low": row["confirmed_lo"] if measured else None,
+            "high": row["confirmed_hi"] if measured else None,
+            "deals": (row["confirm_deals"] or row["deals"]) if measured else None,
+        })
+    return out
+
+
+def gain_label(answer: str) -> str:
+    gain = "best deviation's gain over it" if answer == "equilibrium" else "gain over knocking at once"
+    return f"{gain} (points/hand, fresh deals, 95% interval)"
+
+
+def compact_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool = False) -> str:
+    """Each answer asked for as one short table: knock limit, what to do, the gain and its interval."""
+    source, rows, answers = checked_lookup(rules, rules_spec, runs_root, answers, quick)
+    lines = basis_lines(rules, source, rows)
+    for answer in answers:
+        mine = rows.filter(pl.col("answer") == answer)
+        table = compact_rows(mine)
+        width = max(len(r["do"]) + (len(f" (+{r['also']} within noise)") if r["also"] else 0) for r in table)
+        lines += ["", f"{answer}: {heading(answer, mine)}; gain: {gain_label(answer)}",
+                  f"  {'limit':<13} {'what to do':<{width}}  gain [95%]"]
+        for r in table:
+            do = r["do"] + (f" (+{r['also']} within noise)" if r["also"] else "")
+            gain = "" if r["gain"] is None else f"{r['gain']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
+            worst = f"  worst: {r['worst']}" if r["worst"] else ""
+            lines.append(f"  {r['limit']:<13} {do:<{width}}  {gain}{worst}".rstrip())
+    lines += ["", "every rule within noise of the best, and the equilibrium's exploitability, in: "
+              "oklasim policy --details"]
+    return "\n".join(lines)
+
+
+def basis_lines(rules: Rules, source: Source, rows: pl.DataFrame) -> list[str]:
+    """Where the table comes from and how it was measured: the first lines of either form."""
+    first = rows.row(0, named=True)
+    return [f"knock policy (undercut bonus {rules.undercut_bonus}), from {source.where}"
+            + (" -- a QUICK run: few deals, not advice" if source.quick else ""),
+            f"measured by: {source.command}; rules chosen on the deals of seed {first['seed']}, figures from fresh "
+            f"deals (seed {first['confirm_seed']})"]
+
+
+def checked_lookup(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool):
+    """``lookup`` and the answers asked for ("all": every one), refusing more than two players and answers the table
+    does not hold."""
+    if rules.players != 2:
+        raise OklasimError("the knock policy tables are measured for two players")
+    source, rows = lookup(rules, rules_spec, runs_root, quick)
+    known = list(dict.fromkeys(rows["answer"].to_list()))
+    unknown = [a for a in answers if a != "all" and a not in known]
+    if unknown:
+        raise OklasimError(f"no answer {', '.join(unknown)} in {source.where}; choose from {', '.join(known)} or all")
+    return source, rows, known if answers == ["all"] else answers
+
+
 def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers: list[str], quick: bool,
-                  write_study: Path | None = None) -> str:
+                  write_study: Path | None = None, details: bool = False) -> str:
     """What ``oklasim policy`` prints: the answers asked for, or (``write_study``) a study file written for these
     rules. ``runs_root`` None: the default ``runs`` folder, used if it exists."""
     if runs_root is not None and not runs_root.is_dir():
@@ -163,4 +223,5 @@ def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers
     if write_study:
         write_study.write_text(study_file(rules))
         return f"wrote {write_study}; measure with: oklasim run {write_study}"
-    return policy_text(rules, rules_spec, runs_root or Path("runs"), answers, quick)
+    text = policy_text if details else compact_text
+    return text(rules, rules_spec, runs_root or Path("runs"), answers, quick)

@@ -48,7 +48,7 @@ from oklasim.analysis.report import Report
 from oklasim.analysis.stats import mean_ci
 from oklasim.errors import OklasimError
 from oklasim.runs.storage import atomic_write_bytes
-from oklasim.studies import knock_equilibrium, knock_scores
+from oklasim.studies import knock_equilibrium, knock_policy, knock_scores
 from oklasim.studies.knock_answers import (
     ASAP,
     MAXMIN,
@@ -514,13 +514,15 @@ def _game_lines(games: pl.DataFrame, best_bands: pl.DataFrame, bonus: int) -> li
 
 
 def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick: bool, seeds, rounds,
-             half_width) -> list[str]:
-    lines = []
+             half_width) -> tuple[list[str], list[str]]:
+    """(what every statement assumes, in a line or two; what the study found, answer by answer)."""
+    intro = []
     if quick:
-        lines.append("QUICK RUN: a small grid on few deals, for trying the study out; its answers are not advice.")
-    lines.append(f"Every statement names whom it is against. The panel: {', '.join(opponents)}; against the panel mix "
+        intro.append("QUICK RUN: a small grid on few deals, for trying the study out; its answers are not advice.")
+    intro.append(f"Every statement names whom it is against. The panel: {', '.join(opponents)}; against the panel mix "
                  f"({', '.join(opponents)}) means each of them equally likely. Rules are chosen on the deals of seed "
                  f"{seeds[0]} and their gains measured again on fresh deals (seed {seeds[1]}); 95% intervals in brackets.")
+    lines = []
     for bonus in bonuses:
         mine = answers.filter(pl.col("undercut_bonus") == bonus)
         lines += _mix_lines(mine, bonus) + _opponent_lines(mine, bonus, opponents)
@@ -529,7 +531,14 @@ def _summary(answers, equilibrium, games, best_bands, bonuses, opponents, quick:
     agree = answers.filter(pl.col("knock_limit") > 0)["agrees"]
     lines.append(f"Honest selection: gains confirmed on fresh deals agree with the gains where the rules were chosen, "
                  f"within their intervals, in {int(agree.sum())} of {agree.len()} answers ({agree.mean():.0%}).")
-    return lines
+    return intro, lines
+
+
+def _at_a_glance(answers: pl.DataFrame, bonus: int) -> pl.DataFrame:
+    """The panel mix's answer at one undercut bonus as ``oklasim policy`` shows it: limit, what to do, the gain."""
+    rows = knock_policy.compact_rows(answers.filter((pl.col("undercut_bonus") == bonus) & (pl.col("answer") == MIX)))
+    return pl.DataFrame([{"knock limit": r["limit"], "what to do": r["do"], "rules within noise": r["also"],
+                          "gain": r["gain"], "low": r["low"], "high": r["high"]} for r in rows])
 
 
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
@@ -541,8 +550,15 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     bonuses, opponents = opts["undercut_bonuses"], opts["opponents"]
     doc = Report(report_dir, experiment.title)
     rounds = opts["quick_equilibrium_rounds" if experiment.quick else "equilibrium_rounds"]
-    doc.summary = _summary(answers, equilibrium, games, best_bands, bonuses, opponents, experiment.quick,
-                           (experiment.seed, opts["confirm_seed"]), rounds, opts["exploit_half_width"])
+    doc.summary, findings = _summary(answers, equilibrium, games, best_bands, bonuses, opponents, experiment.quick,
+                                     (experiment.seed, opts["confirm_seed"]), rounds, opts["exploit_half_width"])
+    for bonus in bonuses:
+        doc.table(f"at_a_glance_{bonus}", _at_a_glance(answers, bonus),
+                  f"When to knock at a glance, undercut bonus {bonus}, against the panel mix",
+                  "Per knock limit: the best measured rule (and how many more are within noise of it), its gain over "
+                  "knocking at once in points per hand on fresh deals, 95% interval; the same table as `oklasim "
+                  "policy`, whose --details and the sections below give the rest.", digits=2)
+    doc.text("What the study found", "\n\n".join(findings))
     rules_grid = grid(opts, experiment.quick)
     doc.provenance = provenance(
         experiment, {}, size=f"{experiment.count:,} deals per knock limit, rule and opponent, each in both seatings "

@@ -1,0 +1,317 @@
+"""Games at the web table: the person in seat 0 against bots, on the same referee as ``oklasim play``.
+
+A ``Session`` is a ``Table`` (``oklasim.table.referee``: the engine's step machine, ``BotSeat`` bots) driven one
+decision at a time: the bots play until the person is asked, the person's click arrives as a move in the
+terminal table's words ('t', 'n', 'p', 's', 'Kd', 'knock Kd', 'big gin', '1'), and the referee takes it or
+refuses it with its own reason. Games are saved after every move in the terminal table's save format
+(``oklasim.table.terminal``, format 2: rules, bot, seed and moves), so a game saved here resumes here or with
+``oklasim play --resume``, and one saved there resumes here.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+
+from oklasim._kernels import layout as L
+from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
+from oklasim.advise.history import history_text
+from oklasim.errors import OklasimError
+from oklasim.game import melds
+from oklasim.game.cards import card_value, cards_of, format_card, format_hand
+from oklasim.game.rules import PRESETS, Rules
+from oklasim.sim.board import IllegalMove, pile_of
+from oklasim.sim.engine import DECISION_NAMES, illegal_reason
+from oklasim.strategies.registry import resolve
+from oklasim.table.referee import BotSeat, Table
+from oklasim.table.terminal import (
+    PILE_STOCK,
+    SAVE_FORMAT,
+    YES_NO,
+    PersonSeat,
+    coach_lines,
+    known_holdings,
+    load_save,
+    rules_label,
+    seat_names,
+    write_save,
+)
+from oklasim.web.safety import Refused, bounded_int, inside
+
+GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+MAX_SESSIONS = 64  # games kept in memory; older ones are reloaded from their save when opened again
+MAX_SEED = 2**31 - 1
+MAX_LOG = 400  # lines of the table's story kept for the page
+DECISION_KINDS = ("take_upcard", "draw", "knock", "discard", "arrange")  # layout.D_*, as the page names them
+COACH_SECONDS = 3.0  # the terminal coach's budget (oklasim.table.terminal.coach_lines)
+
+
+def layout(hand: int) -> dict:
+    """A hand sorted into its best melds and its deadwood cards (highest first), as the page shows it."""
+    best = melds.optimal_arrangements(hand)[0] if hand else ()
+    loose = hand
+    for meld in best:
+        loose &= ~meld
+    rest = sorted(cards_of(loose), key=lambda c: (-card_value(c), c))
+    return {"melds": [[format_card(c) for c in cards_of(m)] for m in best], "loose": [format_card(c) for c in rest],
+            "deadwood": sum(map(card_value, rest))}
+
+
+class WebSeat(PersonSeat):
+    """The person's seat: ``PersonSeat`` tells the table's events as text (kept for the page) and keeps the hand's
+    history for the coach; each showdown is also kept whole. Its decisions come from ``Session.move``."""
+
+    def __init__(self, rules: Rules, names: list[str]):
+        self.story: list[str] = []
+        self.showdowns: list[dict] = []
+        super().__init__(rules, names, ask=self._no_prompt, say=self._keep)
+
+    def _keep(self, text: str) -> None:
+        self.story += [line for line in text.strip("\n").splitlines()]
+        del self.story[:-MAX_LOG]
+
+    @staticmethod
+    def _no_prompt(prompt: str) -> str:
+        raise OklasimError("the web table takes moves, it does not prompt")  # a bug: Session never calls decide
+
+    def hand_over(self, record: np.ndarray, hands: list[int]) -> None:
+        super().hand_over(record, hands)
+        self.showdowns.append({"hand": int(record[L.H_HAND]) + 1, "summary": self.story[-1],
+                               "hands": [{"name": self.names[s], **layout(h)} for s, h in enumerate(hands)]})
+
+
+class Session:
+    """One game: the table, the person's seat, the moves so far and where they are saved."""
+
+    def __init__(self, game_id: str, rules: Rules, against: str, seed: int, path: Path, coach: bool = True):
+        self.id, self.rules, self.against, self.seed, self.path, self.coach = game_id, rules, against, seed, path, coach
+        strategy = resolve(against)
+        self.person = WebSeat(rules, seat_names(rules, strategy.name))
+        self.table = Table(rules, [self.person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
+        self.moves: list[str] = []
+        self.asked: tuple[int, int] | None = None
+        self.result: dict | None = None
+        self.lock = threading.Lock()  # one move at a time per game
+        self._advance()
+
+    @property
+    def board(self):
+        return self.table.game
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def move(self, text: str, save: bool = True) -> None:
+        """Play the person's move (the terminal table's words); ``Refused`` with the referee's reason if illegal."""
+        if self.asked is None:
+            raise Refused(409, "the game is over")
+        text = " ".join(str(text).split())
+        kind = self.asked[1]
+        for step, (step_kind, answer) in enumerate(self._answers(kind, text)):
+            if step:  # the plain discard at a knock offer: the board asks for it once the knock is declined
+                self._advance()
+            try:
+                self.board.apply(0, step_kind, answer)
+            except IllegalMove as refusal:
+                raise Refused(400, refusal.reason) from None
+            self.asked = None
+        self.moves.append(text)
+        self._advance()
+        if save:
+            self.save()
+
+    def _answers(self, kind: int, text: str) -> list[tuple[int, int]]:
+        """The (decision, answer) pairs a move means at decision ``kind``, as ``PersonSeat`` reads typed moves."""
+        said = text.lower()
+        if kind == L.D_TAKE_UPCARD:
+            return [(kind, self._choice(said, YES_NO))]
+        if kind == L.D_DRAW:
+            return [(kind, self._choice(said, PILE_STOCK))]
+        if kind == L.D_ARRANGE:
+            count = int(self.view[L.V_N_ARRANGEMENTS])
+            return [(kind, self._choice(said, {str(k): k - 1 for k in range(1, count + 1)}))]
+        if kind == L.D_KNOCK and said in ("big gin", "biggin"):
+            return [(kind, L.BIG_GIN)]
+        last_chance = kind == L.D_KNOCK and bool(self.view[L.V_LAST_CHANCE])
+        if last_chance and said in ("n", "no", "none"):
+            return [(kind, L.NO_CARD)]
+        try:
+            card, knock = PersonSeat.card_move(text.split())
+        except OklasimError as exc:
+            raise Refused(400, str(exc)) from None
+        if knock:
+            return [(L.D_KNOCK, card)]  # asked to discard only: the referee says no knock is asked
+        if kind == L.D_DISCARD:
+            return [(kind, card)]
+        if last_chance:
+            raise Refused(400, "at the wall the last discard is taken only to knock: 'knock CARD', or 'n'")
+        hand, forbidden = int(self.view[L.V_HAND]), int(self.view[L.V_FORBIDDEN])
+        if not hand >> card & 1 or card == forbidden:  # refused now, while the knock is still offered
+            raise Refused(400, illegal_reason(L.D_DISCARD, card, hand, forbidden, 0))
+        return [(L.D_KNOCK, L.NO_CARD), (L.D_DISCARD, card)]
+
+    @staticmethod
+    def _choice(said: str, answers: dict) -> int:
+        if said not in answers:
+            raise Refused(400, f"{said!r} is not one of: {', '.join(k for k in answers if len(k) <= 2)}")
+        return answers[said]
+
+    def _advance(self) -> None:
+        """The bots play (deciding on their own rows, as in the engine) until the person is asked or the game ends."""
+        game = self.board
+        while (asked := game.next_decision()) is not None:
+            self.table.publish()
+            seat, kind = asked
+            if seat == 0:
+                self.asked = asked
+                return
+            answer = self.table.seats[seat].decide(kind, game.view(seat))
+            try:
+                game.apply(seat, kind, answer)
+            except IllegalMove as refusal:
+                self.table.seats[seat].refused(refusal)  # a bot's refusal is a bug in it: it ends the game
+        self.table.publish()
+        self.asked = None
+        self.result = game.result()
+        self.person.game_over(self.result)
+
+    # -- what the page shows --------------------------------------------------------------------
+
+    @property
+    def view(self) -> np.ndarray:
+        return self.board.view(0)
+
+    def state(self) -> dict:
+        v, players = self.view, self.rules.players
+        pile = [format_card(c) for c in pile_of(v)]
+        hand = int(v[L.V_HAND])
+        out = {
+            "id": self.id, "against": self.against, "seed": self.seed, "players": players, "names": self.person.names,
+            "rules": rules_label(self.rules), "target": self.rules.target_score,
+            "hand_number": int(v[L.V_HAND_NUMBER]) + 1, "upcard": _card(v[L.V_UPCARD]),
+            "knock_limit": int(v[L.V_KNOCK_LIMIT]), "stock": int(v[L.V_STOCK_LEFT]), "pile": pile,
+            "scores": [int(v[L.V_SCORES + s]) for s in range(players)],
+            "holdings": {self.person.names[s]: [format_card(c) for c in cards_of(known_holdings(v, s))]
+                         for s in range(1, players) if known_holdings(v, s)},
+            "hand": layout(hand), "cards": [format_card(c) for c in cards_of(hand)],
+            "story": self.person.story[-60:], "showdowns": self.person.showdowns, "moves": len(self.moves),
+            "over": self.asked is None, "result": self.result, "decision": None,
+        }
+        if self.asked is not None:
+            out["decision"] = self._decision(self.asked[1], v)
+        return out
+
+    def _decision(self, kind: int, v: np.ndarray) -> dict:
+        hand = int(v[L.V_HAND])
+        decision = {"kind": DECISION_KINDS[kind],
+                    "text": DECISION_NAMES[kind], "coach": kind != L.D_ARRANGE and self.rules.players == 2}
+        if kind == L.D_KNOCK:
+            decision["knocks"] = [{"card": format_card(c), "deadwood": int(melds.deadwood([hand & ~(1 << c)])[0])}
+                                  for c in cards_of(int(v[L.V_KNOCK_DISCARDS]))]
+            decision["big_gin"] = bool(v[L.V_BIG_GIN])
+            decision["last_chance"] = bool(v[L.V_LAST_CHANCE])
+        if kind in (L.D_KNOCK, L.D_DISCARD):
+            decision["forbidden"] = _card(v[L.V_FORBIDDEN])
+        if kind == L.D_ARRANGE:
+            width = MAX_MELDS_IN_ARRANGEMENT
+            rows = [v[L.V_ARRANGEMENTS + width * k : L.V_ARRANGEMENTS + width * (k + 1)]
+                    for k in range(int(v[L.V_N_ARRANGEMENTS]))]
+            decision["arrangements"] = [[[format_card(c) for c in cards_of(int(m))] for m in row if m] for row in rows]
+        return decision
+
+    def coach_lines(self) -> list[str]:
+        """The advisor's table for the decision asked, with the hand's real history (``oklasim play --coach``); the
+        very first offer of the upcard, before any turn, is advised from the deal alone."""
+        if self.asked is None or self.asked[1] == L.D_ARRANGE:
+            raise Refused(409, "no decision of yours to advise on now")
+        if history_text(self.person.seen, 0) or self.rules.players != 2:
+            return coach_lines(self.view, self.person.seen, self.against, self.rules)
+        from oklasim.advise import advise
+
+        v = self.view
+        advice = advise(format_hand(int(v[L.V_HAND])), upcard=_card(v[L.V_UPCARD]), pile=_card(v[L.V_UPCARD]),
+                        passed=0, dealer="opponent", scores=(int(v[L.V_SCORES]), int(v[L.V_SCORES + 1])),
+                        rules=self.rules, opponent=self.against, max_seconds=COACH_SECONDS, seed=1)
+        return advice.lines()
+
+    # -- saving -------------------------------------------------------------------------------------
+
+    def save(self) -> None:
+        write_save(self.path, {"format": SAVE_FORMAT, "against": self.against, "rules": self.rules.to_dict(),
+                               "seed": self.seed, "coach": self.coach, "moves": self.moves,
+                               "finished": self.asked is None})
+
+
+def _card(card) -> str | None:
+    return format_card(int(card)) if 0 <= card < 52 else None
+
+
+class Games:
+    """The games of this server: new ones, and saved ones reopened from the games folder by their id."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def new(self, preset: str, players, against: str, seed) -> Session:
+        if preset not in PRESETS:
+            raise Refused(400, f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
+        rules = Rules.preset(preset)
+        if players not in (None, ""):
+            rules = rules.replace(players=bounded_int(players, "players", 2, 4))
+        seed = secrets.randbelow(MAX_SEED) if seed in (None, "") else bounded_int(seed, "seed", 0, MAX_SEED)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        game_id = secrets.token_hex(16)
+        session = Session(game_id, rules, str(against or "simple"), seed, self._path(game_id))
+        session.save()
+        return self._keep(session)
+
+    def get(self, game_id: str) -> Session:
+        with self.lock:
+            if game_id in self.sessions:
+                self.sessions.move_to_end(game_id)
+                return self.sessions[game_id]
+        path = self._path(game_id)
+        if not path.is_file():
+            raise Refused(404, f"no game {game_id!r}")
+        record = load_save(path)
+        session = Session(game_id, Rules.from_dict(record["rules"]), record["against"], record["seed"], path,
+                          record["coach"])
+        for move in record["moves"]:  # a move refused when it was made replays as refused, as in the terminal
+            try:
+                session.move(move, save=False)
+            except Refused:
+                continue
+        return self._keep(session)
+
+    def saved(self) -> list[dict]:
+        """The saved games, newest first: id, opponent, moves and whether it is over."""
+        out = []
+        if self.folder.is_dir():
+            for path in sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[:50]:
+                if not GAME_ID.match(path.stem):
+                    continue
+                try:
+                    record = load_save(path)
+                except OklasimError:
+                    continue
+                out.append({"id": path.stem, "against": record["against"], "seed": record["seed"],
+                            "moves": len(record["moves"]), "finished": bool(record.get("finished"))})
+        return out
+
+    def _path(self, game_id: str) -> Path:
+        if not GAME_ID.match(game_id):
+            raise Refused(404, f"no game {game_id!r}")
+        return inside(self.folder, f"{game_id}.json")
+
+    def _keep(self, session: Session) -> Session:
+        with self.lock:
+            self.sessions[session.id] = session
+            while len(self.sessions) > MAX_SESSIONS:
+                self.sessions.popitem(last=False)
+        return session

@@ -1,0 +1,231 @@
+"""``oklasim serve`` end to end in a real headless Chromium (Selenium): the real server, clicked as a person would.
+
+Each test saves a screenshot of its page in its temporary folder; the first run of each also refreshes
+``docs/web/<page>.png``. Skipped when the system's chromium or chromedriver is missing.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from processes import descendants, session_pids, wait_for
+from test_web_cli import answers
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "web"
+POSITION = ["2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "9c", ["8d", "4s"]]  # hand, upcard, the pile after it
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)),
+                       reason=f"needs {CHROMIUM} and {CHROMEDRIVER} (Debian: apt-get install chromium "
+                              "chromium-driver)"),
+]
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``oklasim serve`` on a free port, in its own session; it and everything it started are gone afterwards."""
+    root = tmp_path_factory.mktemp("serve")
+    (root / "reports").mkdir()
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "oklasim.cli", "serve", "--port", str(port), "--runs",
+                                str(root / "runs"), "--reports", str(root / "reports")],
+                               stdout=subprocess.DEVNULL, stderr=open(root / "server.log", "w"), start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        assert wait_for(lambda: answers(url + "/"), 30), (root / "server.log").read_text()
+        yield url, process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            pass
+        if session_pids(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@pytest.fixture
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def screenshot(driver, tmp_path: Path, name: str) -> None:
+    shot = tmp_path / f"{name}.png"
+    driver.save_screenshot(str(shot))
+    DOCS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shot, DOCS / f"{name}.png")
+
+
+def wait(driver, condition, seconds: float = 30):
+    # a page that redraws or reloads (the runs page, when a run ends) while it is read is read again
+    return WebDriverWait(driver, seconds, poll_frequency=0.1,
+                         ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d))
+
+
+def click_card(driver, card: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'#deck button[data-card="{card}"]').click()
+
+
+def test_a_hand_played_by_clicking(server, browser, tmp_path):
+    url, _ = server
+    browser.get(url + "/play")
+    browser.find_element(By.ID, "g-seed").send_keys("3")
+    browser.find_element(By.ID, "new-game-go").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#game[data-moves]"))
+    refusal_seen = False
+    while not browser.find_elements(By.CSS_SELECTOR, "#showdowns .showdown"):
+        moves = browser.find_element(By.ID, "game").get_attribute("data-moves")
+        try:
+            refused = click_a_move(browser, refusal_seen)
+        except StaleElementReferenceException:  # the page redrew while it was read: read it again
+            continue
+        if refused != refusal_seen:
+            refusal_seen = True
+            continue
+        wait(browser, lambda d: d.find_element(By.ID, "game").get_attribute("data-moves") != moves
+             or d.find_element(By.ID, "status").text)
+        assert not browser.find_element(By.ID, "status").text, browser.find_element(By.ID, "status").text
+    showdown = browser.find_element(By.CSS_SELECTOR, "#showdowns .showdown").text
+    assert "you:" in showdown and "simple:" in showdown and "deadwood" in showdown
+    assert refusal_seen
+    browser.find_element(By.ID, "coach-go").click()  # the next hand's first decision, advised; it says whom it assumes
+    wait(browser, lambda d: "recommendation" in d.find_element(By.ID, "coach").text, 120)
+    assert "assumes the opponent plays simple" in browser.find_element(By.ID, "coach").text
+    screenshot(browser, tmp_path, "play")
+
+
+def click_a_move(browser, refusal_seen: bool) -> bool:
+    """One click of a plain policy: pass, draw from the stock, knock when offered, lay the first arrangement, discard
+    the worst card. Once, first, a knock that is not offered: refused with the referee's reason, nothing played.
+    Returns whether that refusal was seen."""
+    buttons = {b.get_attribute("data-move"): b
+               for b in browser.find_element(By.ID, "decision").find_elements(By.TAG_NAME, "button")}
+    knocks = [b for move, b in buttons.items() if move.startswith("knock")]
+    if "t" in buttons:
+        buttons["n"].click()  # pass the upcard
+    elif "s" in buttons:
+        buttons["s"].click()  # draw from the stock
+    elif knocks:
+        knocks[0].click()
+    elif buttons:
+        next(iter(buttons.values())).click()  # lay the first arrangement
+    elif not refusal_seen:
+        browser.find_element(By.ID, "knock-toggle").click()
+        browser.find_elements(By.CSS_SELECTOR, "#hand button.card")[-1].click()
+        wait(browser, lambda d: "not asked now" in d.find_element(By.ID, "status").text)
+        browser.find_element(By.ID, "knock-toggle").click()
+        return True
+    else:
+        worst = browser.find_elements(By.CSS_SELECTOR, "#hand button.card.loose") or \
+            browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+        worst[0].click()
+    return refusal_seen
+
+
+def test_advice_from_the_card_picker_equals_the_command_line(server, browser, tmp_path):
+    url, _ = server
+    browser.get(url + "/advise")
+    hand, upcard, pile = POSITION
+    for card in hand.split():
+        click_card(browser, card)
+    browser.find_element(By.CSS_SELECTOR, 'input[name="target"][value="upcard"]').click()
+    click_card(browser, upcard)  # the upcard starts the pile
+    browser.find_element(By.CSS_SELECTOR, 'input[name="target"][value="pile"]').click()
+    for card in pile:
+        click_card(browser, card)
+    fields = {"opponent": "simple", "seed": "1", "max_samples": "3000", "max_seconds": "100"}
+    for name, value in fields.items():
+        box = browser.find_element(By.ID, "f-" + name)
+        box.clear()
+        box.send_keys(value)
+    assert browser.find_element(By.ID, "f-pile").get_attribute("value") == "9c 8d 4s"
+    browser.find_element(By.ID, "advise-go").click()
+    table = wait(browser, lambda d: d.find_element(By.ID, "advice").get_attribute("data-json"), 120)
+    web = json.loads(table)
+    command = subprocess.run([sys.executable, "-m", "oklasim.cli", "advise", hand, "--upcard", upcard, "--pile",
+                              " ".join([upcard, *pile]), "--opponent", "simple", "--seed", "1", "--samples", "3000",
+                              "--seconds", "100", "--json"], capture_output=True, text=True, timeout=300)
+    assert command.returncode == 0, command.stderr
+    cli = json.loads(command.stdout)
+    assert web["stop_reason"] != "time"
+    for timing in ("seconds", "setup_seconds"):
+        web.pop(timing), cli.pop(timing)
+    assert web == cli
+    shown = browser.find_element(By.CSS_SELECTOR, "#advice table").text
+    best = next(c for c in cli["candidates"] if c["status"] == "recommended")
+    assert best["label"] in shown and f"{best['points']['mean']:+.2f}" in shown
+    screenshot(browser, tmp_path, "advise")
+    browser.get(browser.find_element(By.ID, "permalink").get_attribute("href"))  # the permalink asks again
+    again = wait(browser, lambda d: d.find_element(By.ID, "advice").get_attribute("data-json"), 120)
+    assert json.loads(again)["candidates"] == cli["candidates"]
+
+
+def test_the_knock_table_for_two_presets(server, browser, tmp_path):
+    url, _ = server
+    browser.get(url + "/knock")
+    rows = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".knock-table tr"))
+    assert len(rows) == 11 and "A (gin only)" in rows[1].text  # a header and ten knock limits
+    assert "gain over knocking at once" in rows[0].text and "[" in rows[-1].text
+    browser.find_element(By.TAG_NAME, "summary").click()
+    assert "equilibrium:" in browser.find_element(By.CSS_SELECTOR, "details pre").text
+    screenshot(browser, tmp_path, "knock")
+    Select(browser.find_element(By.ID, "k-rules")).select_by_visible_text("pagat")
+    browser.find_element(By.ID, "knock-go").click()
+    wait(browser, lambda d: "no knock policy measured" in d.find_element(By.ID, "status").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, ".knock-table")
+    Select(browser.find_element(By.ID, "k-rules")).select_by_visible_text("seeds")
+    browser.find_element(By.ID, "k-bonus").send_keys("25")
+    browser.find_element(By.ID, "knock-go").click()
+    wait(browser, lambda d: "undercut bonus 25" in d.find_element(By.ID, "knock").text)
+
+
+def test_a_simulate_started_watched_cancelled_and_a_small_one_finished(server, browser, tmp_path):
+    url, process = server
+    browser.get(url + "/runs")
+
+    def start(name: str, strategies: str, count: int, workers: int) -> None:
+        for field, value in (("s-name", name), ("s-strategies", strategies), ("s-count", str(count)),
+                             ("s-workers", str(workers))):
+            box = browser.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        browser.find_element(By.ID, "sim-go").click()
+
+    start("cancelled-run", "expert,expert", 100_000, 2)
+    wait(browser, lambda d: float(d.find_element(By.CSS_SELECTOR, ".job.status-running progress")
+                                 .get_attribute("value") or 0) > 0, 60)  # watched: some shards are done
+    assert descendants(process.pid), "the run's processes"
+    browser.find_element(By.CSS_SELECTOR, ".job.status-running button.cancel").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".job.status-cancelled"), 60)
+    assert wait_for(lambda: not descendants(process.pid), 20), descendants(process.pid)
+    start("small-run", "simple,greedy", 2000, 1)
+    wait(browser, lambda d: "small-run" in d.find_element(By.ID, "runs").text, 120)  # reloaded when done
+    assert "complete" in browser.find_element(By.ID, "runs").text
+    screenshot(browser, tmp_path, "runs")

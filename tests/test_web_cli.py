@@ -1,0 +1,70 @@
+"""``oklasim serve`` on the command line: an instant --help that loads no web code, one-line refusals, the warning."""
+
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+
+from click.testing import CliRunner
+from processes import wait_for
+
+from oklasim.cli import main
+
+HELP_LOADS = """
+import sys
+from oklasim.cli import main
+try:
+    main(["serve", "--help"])
+except SystemExit:
+    pass
+print("loaded:" + ",".join(m for m in ("starlette", "uvicorn", "jinja2", "oklasim.web") if m in sys.modules))
+"""
+
+
+def test_help_lists_every_option_and_loads_no_web_code():
+    done = subprocess.run([sys.executable, "-c", HELP_LOADS], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for option in ("--host", "--port", "--runs", "--reports", "--games", "127.0.0.1", "8765"):
+        assert option in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "loaded:"  # none of them imported
+
+
+def test_a_taken_port_is_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 1 and result.output.strip().splitlines() == [
+        f"Error: cannot listen on 127.0.0.1:{port}: Address already in use; choose another --port or --host"]
+
+
+def test_serving_beyond_this_machine_warns_first(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("0.0.0.0", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "oklasim.cli", "serve", "--host", "0.0.0.0", "--port", str(port),
+                               "--runs", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    try:
+        first, second = server.stderr.readline(), server.stderr.readline()
+        assert wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 30)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=20)
+    assert first.startswith("warning: serving on 0.0.0.0: anyone who can reach this machine")
+    assert second.strip() == f"oklasim serve: http://0.0.0.0:{port}/  (Ctrl-C stops it)"
+    assert server.returncode == 0  # stopped cleanly by SIGTERM
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def test_a_bad_port_is_refused_by_the_option():
+    result = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "70000" in result.output
