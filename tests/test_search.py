@@ -21,3 +21,10 @@ def test_search_is_mc_with_expert_and_the_latest_turn_weighed():
 def test_search_replays_from_its_seed_whatever_the_workers():
     one, two = (match(QUICK, "expert", Rules.preset("eaai"), hands=100, seed=9, workers=w) for w in (1, 2))
     assert one.as_dict() == two.as_dict()
+
+
+def test_search_decides_in_the_agent_as_in_the_engine():
+    """The agent's seat (and so the EAAI referee through interop/eaai) gets the same answers as the engine's."""
+    from test_agent import follow
+
+    assert follow(Rules.preset("eaai"), ["search:search_fast", "expert"], seed=12, games=6) > 50
