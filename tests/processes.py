@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
@@ -65,3 +67,19 @@ def descendants(pid: int) -> dict[int, str]:
         frontier = {c for c, p in parent.items() if p in frontier and c not in found}
         found.update({c: command[c] for c in frontier})
     return found
+
+
+def free_port() -> int:
+    """A port nothing listens on now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def answers(url: str) -> bool:
+    """The page at ``url`` answers 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from processes import answers, free_port, wait_for
 
 from oklasim.game.rules import PRESETS
 
@@ -64,6 +65,10 @@ def test_every_readme_command_runs_as_written(tmp_path):
         if any(need in command for need in NEEDS):
             continue
         words = small(command)
+        if words[0] == "serve":  # a server runs until stopped: it must answer, then stop cleanly
+            if not serves(words, tmp_path):
+                failures.append(f"{command}\n  -> did not answer its first page, or did not stop cleanly")
+            continue
         done = subprocess.run([*OKLASIM, *words], cwd=tmp_path, capture_output=True, text=True, timeout=900,
                               input=INPUT.get(words[0], ""))
         expected = FAILS.get(command)
@@ -74,6 +79,21 @@ def test_every_readme_command_runs_as_written(tmp_path):
         if not ok:
             failures.append(f"{command}\n  -> exit {done.returncode}: {done.stderr.strip()[-300:]}")
     assert not failures, "\n".join(failures)
+
+
+def serves(words: list[str], cwd: Path) -> bool:
+    """``oklasim serve ...`` as written, on a free port: its first page answers within a minute, and SIGTERM stops it
+    with status 0."""
+    port = free_port()
+    process = subprocess.Popen([*OKLASIM, *words, "--port", str(port)], cwd=cwd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        up = wait_for(lambda: answers(f"http://127.0.0.1:{port}/") or process.poll() is not None, 60)
+        up = up and process.poll() is None
+    finally:
+        process.terminate()
+        status = process.wait(30)
+    return up and status == 0
 
 
 def test_the_openspiel_lines_run_with_the_peer(tmp_path):

@@ -4,10 +4,9 @@ import signal
 import socket
 import subprocess
 import sys
-import urllib.request
 
 from click.testing import CliRunner
-from processes import wait_for
+from processes import answers, wait_for
 
 from oklasim.cli import main
 
@@ -55,14 +54,6 @@ def test_serving_beyond_this_machine_warns_first(tmp_path):
     assert first.startswith("warning: serving on 0.0.0.0: anyone who can reach this machine")
     assert second.strip() == f"oklasim serve: http://0.0.0.0:{port}/  (Ctrl-C stops it)"
     assert server.returncode == 0  # stopped cleanly by SIGTERM
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 def test_a_bad_port_is_refused_by_the_option():
