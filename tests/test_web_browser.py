@@ -1,7 +1,8 @@
 """``oklasim serve`` end to end in a real headless Chromium (Selenium): the real server, clicked as a person would.
 
-Each test saves a screenshot of its page in its temporary folder; the first run of each also refreshes
-``docs/web/<page>.png``. Skipped when the system's chromium or chromedriver is missing.
+Each test saves a screenshot of its page in its temporary folder; with ``OKLASIM_SCREENSHOTS=DIR`` set it is also
+copied to ``DIR/<page>.png`` (``OKLASIM_SCREENSHOTS=docs/web`` refreshes the README's). Skipped when the system's
+chromium or chromedriver is missing.
 """
 
 import json
@@ -16,7 +17,7 @@ import pytest
 from processes import answers, descendants, free_port, session_pids, wait_for
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "web"
+SHOTS = os.environ.get("OKLASIM_SCREENSHOTS")  # where the screenshots are kept beyond the test (docs/web)
 POSITION = ["2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "9c", ["8d", "4s"]]  # hand, upcard, the pile after it
 
 pytestmark = [
@@ -71,8 +72,9 @@ def browser():
 def screenshot(driver, tmp_path: Path, name: str) -> None:
     shot = tmp_path / f"{name}.png"
     driver.save_screenshot(str(shot))
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(shot, DOCS / f"{name}.png")
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, Path(SHOTS) / f"{name}.png")
 
 
 def wait(driver, condition, seconds: float = 30):
