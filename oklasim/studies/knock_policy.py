@@ -143,6 +143,10 @@ def policy_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[st
     return "\n".join(lines)
 
 
+# Said beside an equilibrium that a rule of the family beats on fresh deals (its figure is that rule's gain).
+NOT_AN_EQUILIBRIUM = "NOT AN EQUILIBRIUM HERE: a rule beats it; play the mix or max-min answer"
+
+
 def compact_rows(mine: pl.DataFrame) -> list[dict]:
     """One answer's rows at a glance, limit by limit: what to do (the best measured rule in words, and how many more
     are within noise of it), whom (max-min: the worst opponent), the gain on fresh deals and its 95% interval (over
@@ -159,6 +163,8 @@ def compact_rows(mine: pl.DataFrame) -> list[dict]:
             "also": 0 if row["tied"] is None else row["tied"] - 1,
             "advice": row["advice"],
             "worst": row["against"] if row["answer"] == "max-min" and measured else None,
+            "warning": (NOT_AN_EQUILIBRIUM if row["answer"] == "equilibrium" and measured and row["confirmed_lo"] > 0
+                        else None),
             "gain": row["confirmed_gain"] if measured else None,
             "low": row["confirmed_lo"] if measured else None,
             "high": row["confirmed_hi"] if measured else None,
@@ -186,7 +192,8 @@ def compact_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[s
             do = r["do"] + (f" (+{r['also']} within noise)" if r["also"] else "")
             gain = "" if r["gain"] is None else f"{r['gain']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
             worst = f"  worst: {r['worst']}" if r["worst"] else ""
-            lines.append(f"  {r['limit']:<13} {do:<{width}}  {gain}{worst}".rstrip())
+            warning = f"  {r['warning']}" if r["warning"] else ""
+            lines.append(f"  {r['limit']:<13} {do:<{width}}  {gain}{worst}{warning}".rstrip())
     lines += ["", "every rule within noise of the best, and the equilibrium's exploitability, in: "
               "oklasim policy --details"]
     return "\n".join(lines)

@@ -22,7 +22,8 @@
       for (const r of k.rows) {
         const tr = document.createElement("tr");
         const gain = r.gain === null ? "" : `${r.gain >= 0 ? "+" : ""}${r.gain.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}]`;
-        [r.limit, r.do + (r.also ? ` (+${r.also} within noise)` : "") + (r.worst ? ` [worst: ${r.worst}]` : ""), gain].forEach(c => tr.append(OK.el("td", c)));
+        [r.limit, r.do + (r.also ? ` (+${r.also} within noise)` : "") + (r.worst ? ` [worst: ${r.worst}]` : "")
+          + (r.warning ? ` ${r.warning}` : ""), gain].forEach(c => tr.append(OK.el("td", c)));
         t.append(tr);
       }
       out.append(t);
