@@ -24,7 +24,6 @@ from .advise_columns_nb import (
 from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
-from .cards_nb import count_cards_nb
 from .engine_nb import STATUS_SIZE
 from .layout import (
     D_ARRANGE,
@@ -40,12 +39,10 @@ from .layout import (
     V_HAND,
     V_LAST_CHANCE,
     V_MEMORY,
-    V_MY_DRAWS,
     V_PLAYERS,
     V_RNG,
     V_SEAT,
     V_SIZE,
-    V_TAKEN,
 )
 from .rng_nb import MC_WORLDS, next_state_nb, stream_state_nb
 
@@ -150,7 +147,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     evidence = no_evidence_nb(V_SIZE)
     if params[P_PRIOR] == PRIOR_LATEST_TURN:
         turns, snapshots = new_latest_evidence_nb()
-        opponent_draws = view[V_DRAWS] - view[V_MY_DRAWS] - count_cards_nb(view[V_TAKEN + 1 - me])
+        opponent_draws = prior[0]  # its stock draws this hand, as the played prior counts them
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
             evidence = (turns, snapshots, DEFAULT_SLIP, traits[int64(params[P_OPPONENT])])

@@ -150,7 +150,8 @@ NOT_AN_EQUILIBRIUM = "NOT AN EQUILIBRIUM HERE: a rule beats it; play the mix or 
 def compact_rows(mine: pl.DataFrame) -> list[dict]:
     """One answer's rows at a glance, limit by limit: what to do (the best measured rule in words, and how many more
     are within noise of it), whom (max-min: the worst opponent), the gain on fresh deals and its 95% interval (over
-    knocking at once; for the equilibrium, of the best deviation from it), the deals; no gain where only gin counts."""
+    knocking at once; for the equilibrium, of the best deviation from it, and a warning where it is beaten); no gain
+    where only gin counts."""
     out = []
     for row in mine.sort("knock_limit").iter_rows(named=True):
         limit = row["knock_limit"]
@@ -161,14 +162,12 @@ def compact_rows(mine: pl.DataFrame) -> list[dict]:
             "do": (row["advice"] if row["tied"] is None
                    else rule_words((row["threshold"], row["gin_after_draws"]), limit)),
             "also": 0 if row["tied"] is None else row["tied"] - 1,
-            "advice": row["advice"],
             "worst": row["against"] if row["answer"] == "max-min" and measured else None,
             "warning": (NOT_AN_EQUILIBRIUM if row["answer"] == "equilibrium" and measured and row["confirmed_lo"] > 0
                         else None),
             "gain": row["confirmed_gain"] if measured else None,
             "low": row["confirmed_lo"] if measured else None,
             "high": row["confirmed_hi"] if measured else None,
-            "deals": (row["confirm_deals"] or row["deals"]) if measured else None,
         })
     return out
 
@@ -185,11 +184,11 @@ def compact_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[s
     for answer in answers:
         mine = rows.filter(pl.col("answer") == answer)
         table = compact_rows(mine)
-        width = max(len(r["do"]) + (len(f" (+{r['also']} within noise)") if r["also"] else 0) for r in table)
+        dos = [r["do"] + (f" (+{r['also']} within noise)" if r["also"] else "") for r in table]
+        width = max(map(len, dos))
         lines += ["", f"{answer}: {heading(answer, mine)}; gain: {gain_label(answer)}",
                   f"  {'limit':<13} {'what to do':<{width}}  gain [95%]"]
-        for r in table:
-            do = r["do"] + (f" (+{r['also']} within noise)" if r["also"] else "")
+        for r, do in zip(table, dos):
             gain = "" if r["gain"] is None else f"{r['gain']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
             worst = f"  worst: {r['worst']}" if r["worst"] else ""
             warning = f"  {r['warning']}" if r["warning"] else ""
