@@ -120,6 +120,20 @@ def test_a_saved_game_resumes_where_it_stopped(tmp_path):
     assert again.returncode == 1 and "is over" in again.stderr
 
 
+def test_the_coach_advises_the_first_offer_from_the_deal_alone():
+    """Before any turn the history is empty: the coach tells the advisor the deal (the person, offered the upcard
+    first, did not deal) rather than no advice."""
+    from oklasim._kernels import layout as L
+    from oklasim.sim.board import GameBoard
+    from oklasim.table.terminal import coach_lines
+
+    game = GameBoard(Rules(), 4)
+    seat, kind = game.next_decision()
+    assert kind == L.D_TAKE_UPCARD
+    lines = coach_lines(game.view(seat), [], "simple", Rules())
+    assert not lines[0].startswith("(no advice") and any("pass the upcard" in line for line in lines)
+
+
 def test_coach_shows_the_advice_at_knock_decisions():
     child = start("--seed", "3", "--coach", timeout=120)
     seen = []

@@ -302,17 +302,20 @@ class PersonSeat:
 
 
 def coach_lines(view: np.ndarray, seen: list[Event], opponent: str, rules: Rules) -> list[str]:
-    """The ``oklasim advise`` table for the person's knock decision, the hand's whole history given (a short time
-    budget; two players)."""
+    """The ``oklasim advise`` table for the person's decision, the hand's whole history given (a short time budget;
+    two players). At the first offer of the upcard nothing has happened yet: the deal alone is told (the person,
+    offered first, is not the dealer)."""
     from oklasim.advise import advise
     from oklasim.advise.history import history_text
 
     if rules.players != 2:
         return ["(no advice here: the advisor weighs two-player hands)"]
     me, other = int(view[L.V_SEAT]), 1 - int(view[L.V_SEAT])
+    history = history_text(seen, me)
+    told = {"history": history} if history else {"pile": format_card(view[L.V_UPCARD]), "dealer": "opponent"}
     try:
         advice = advise(
-            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]), history=history_text(seen, me),
+            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]), **told,
             scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])), rules=rules, opponent=opponent,
             max_seconds=3.0, seed=1,
         )

@@ -20,10 +20,9 @@ import numpy as np
 
 from oklasim._kernels import layout as L
 from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
-from oklasim.advise.history import history_text
 from oklasim.errors import OklasimError
 from oklasim.game import melds
-from oklasim.game.cards import card_value, cards_of, format_card, format_hand
+from oklasim.game.cards import card_value, cards_of, format_card
 from oklasim.game.rules import PRESETS, Rules
 from oklasim.sim.board import IllegalMove, pile_of
 from oklasim.sim.engine import DECISION_NAMES, illegal_reason
@@ -48,7 +47,6 @@ MAX_SESSIONS = 64  # games kept in memory; older ones are reloaded from their sa
 MAX_SEED = 2**31 - 1
 MAX_LOG = 400  # lines of the table's story kept for the page
 DECISION_KINDS = ("take_upcard", "draw", "knock", "discard", "arrange")  # layout.D_*, as the page names them
-COACH_SECONDS = 3.0  # the terminal coach's budget (oklasim.table.terminal.coach_lines)
 
 
 def layout(hand: int) -> dict:
@@ -224,19 +222,10 @@ class Session:
         return decision
 
     def coach_lines(self) -> list[str]:
-        """The advisor's table for the decision asked, with the hand's real history (``oklasim play --coach``); the
-        very first offer of the upcard, before any turn, is advised from the deal alone."""
+        """The advisor's table for the decision asked, with the hand's real history (``oklasim play --coach``)."""
         if self.asked is None or self.asked[1] == L.D_ARRANGE:
             raise Refused(409, "no decision of yours to advise on now")
-        if history_text(self.person.seen, 0) or self.rules.players != 2:
-            return coach_lines(self.view, self.person.seen, self.against, self.rules)
-        from oklasim.advise import advise
-
-        v = self.view
-        advice = advise(format_hand(int(v[L.V_HAND])), upcard=_card(v[L.V_UPCARD]), pile=_card(v[L.V_UPCARD]),
-                        passed=0, dealer="opponent", scores=(int(v[L.V_SCORES]), int(v[L.V_SCORES + 1])),
-                        rules=self.rules, opponent=self.against, max_seconds=COACH_SECONDS, seed=1)
-        return advice.lines()
+        return coach_lines(self.view, self.person.seen, self.against, self.rules)
 
     # -- saving -------------------------------------------------------------------------------------
 
