@@ -120,10 +120,8 @@ class Jobs:
 
     def stop_all(self) -> None:
         """At the server's shutdown: no run outlives it."""
-        for job in list(self.jobs.values()):
-            if job.process.poll() is None:
-                job.cancelled = True
-                stop(job.process)
+        for job_id in list(self.jobs):
+            self.cancel(job_id)
 
 
 def stop(process: subprocess.Popen) -> None:
