@@ -85,6 +85,7 @@ from oklasim._kernels.opponents_nb import (
     least_exposed_arrangement_nb,
     opponent_draws_nb,
     opponents_discards_nb,
+    opponents_holding_nb,
     opponents_known_nb,
     scored_discard_nb,
     undercut_risk_nb,

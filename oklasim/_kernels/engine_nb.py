@@ -115,6 +115,7 @@ from .layout import (
     R_UNDERCUT_BONUS,
     R_WALL_RULE,
     S_BIG_GIN,
+    S_COMPLETED,
     S_DEALER,
     S_DECK,
     S_ERROR,
@@ -133,6 +134,9 @@ from .layout import (
     S_TURN,
     SHUTOUT_DOUBLE_BONUS,
     SHUTOUT_DOUBLE_TOTAL,
+    STYLE_FIELDS,
+    STYLE_HELD,
+    STYLE_KNOCKS,
     TIE_KNOCKER_ZERO,
     TIE_NO_SCORE,
     V_ARRANGEMENTS,
@@ -161,6 +165,7 @@ from .layout import (
     V_SEAT,
     V_SIZE,
     V_STOCK_LEFT,
+    V_STYLE,
     V_TAKEN,
     V_UPCARD,
     WALL_FIFTIETH_CARD,
@@ -337,7 +342,7 @@ def start_hand_nb(board, dealer, hand_number, scores):
     for seat in range(players):
         view = board[seat]
         rng = view[V_RNG]  # the seat's random stream runs on across hands
-        view[:] = 0
+        view[: V_STYLE] = 0  # the style counts (the last slots) run on across the hands of a game
         view[V_RNG] = rng
         view[V_SEAT] = seat
         view[V_PLAYERS] = players
@@ -489,6 +494,9 @@ def lay_and_score_nb(board, knocker, big_gin, melds, trace, status):
         record[H_SEAT_DEADWOOD + seat] = dw
         lowest_opponent = min(lowest_opponent, dw)
     record[H_SEAT_DEADWOOD + knocker] = knocker_dw
+    if not board[HIDDEN, S_COMPLETED]:  # a completion's hands are guesses: its driver reveals the real ones
+        for seat in range(players):
+            reveal_nb(board, seat, board[HIDDEN, S_HANDS + seat], knocker)
     # The winner scored most from the hand; ties go to the knocker, then round the table.
     winner, best_points = -1, 0
     if outcome != OUT_TIE:
@@ -506,6 +514,31 @@ def lay_and_score_nb(board, knocker, big_gin, melds, trace, status):
     record[H_POINTS] = best_points
     if tracing:
         trace_nb(trace, status, board, winner, EV_SCORE, best_points, outcome)
+
+
+@njit(cache=True)
+def reveal_nb(board, seat, hand, knocker):
+    """``seat`` shows ``hand`` at the showdown ``knocker`` started: counted into every view's public style counts.
+
+    The knocker's knock counts unless it is gin. Another seat that has drawn
+    and shows deadwood within the knock limit held a hand it could have
+    knocked with at its last discard (the cards it shows are the ones it kept
+    then), and did not.
+    """
+    slot = V_STYLE + STYLE_FIELDS * seat
+    limit = board[0, V_KNOCK_LIMIT]
+    if seat == knocker:
+        if deadwood_nb(hand) > 0:
+            publish_nb(board, slot + STYLE_KNOCKS, board[0, slot + STYLE_KNOCKS] + 1)
+    elif board[seat, V_MY_DRAWS] > 0 and limit > 0 and deadwood_nb(hand) <= limit:
+        publish_nb(board, slot + STYLE_HELD, board[0, slot + STYLE_HELD] + 1)
+
+
+@njit(cache=True)
+def clear_styles_nb(board):
+    """A new game: no showdown seen yet."""
+    for row in range(MAX_SEATS):
+        board[row, V_STYLE : V_STYLE + STYLE_FIELDS * MAX_SEATS] = 0
 
 
 @njit(cache=True)
@@ -872,6 +905,7 @@ def open_game_nb(board, seed, game, game_record):
     deck_rng = next_state_nb(stream_state_nb(seed, game))
     board[HIDDEN, S_GAME] = game
     seed_views_nb(board, seed, game)
+    clear_styles_nb(board)
     game_record[:] = 0
     game_record[G_GAME] = game
     game_record[G_FIRST_DEALER] = below_nb(deck_rng, rule_nb(board, R_PLAYERS))

@@ -94,9 +94,15 @@ V_PILE = V_RULES + N_RULE_FIELDS  # N_CARDS slots: the discard pile, bottom firs
 MAX_ARRANGEMENTS = 32
 V_ARRANGEMENTS = V_PILE + N_CARDS  # MAX_ARRANGEMENTS x MAX_MELDS_IN_ARRANGEMENT meld masks (at D_ARRANGE)
 V_ASKED = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS  # the card asked about (D_CONFIRM_DISCARD)
-V_SIZE = V_ASKED + 1
 MAX_SEATS = 4
-MAX_PARAMS = 16
+# Public counts over the game so far, STYLE_FIELDS slots per seat (zeroed at each game): what each seat's showdowns
+# showed of how it plays (engine_nb.reveal_nb).
+V_STYLE = V_ASKED + 1
+STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin
+STYLE_HELD = 1  # showdowns it did not start where its hand allowed a knock it had declined (it had drawn)
+STYLE_FIELDS = 2
+V_SIZE = V_STYLE + STYLE_FIELDS * MAX_SEATS
+MAX_PARAMS = 24
 
 # -- Hand records: one int64 row per hand -----------------------------------------------
 H_GAME = 0
@@ -141,6 +147,9 @@ S_TAKEN = S_ERROR + ERROR_FIELDS  # the card the seat to act took from the pile 
 S_KNOCKER = S_TAKEN + 1  # the seat that knocked, from the knock to the end of the showdown
 S_BIG_GIN = S_KNOCKER + 1  # 1 when that knock is a big gin
 S_KEEP = S_BIG_GIN + 1  # at the fiftieth card: the hand of the seat offered the last discard, without it
+# 1 when the other hands on the board are a completion (sim.completion): a showdown then counts no style
+# (V_STYLE) from them; the driver reveals the real hands when it learns them.
+S_COMPLETED = S_KEEP + 1
 
 # The hand's step machine (engine_nb: pending_nb says what is asked next, apply_nb takes the answer). A phase
 # that asks names the decision; the others are steps the machine takes by itself.
@@ -180,7 +189,7 @@ G_BOXES = 14  # 4 slots: hands won
 N_GAME_FIELDS = G_BOXES + MAX_SEATS
 MAX_HANDS_PER_GAME = 1000
 
-assert S_KEEP < V_SIZE  # the hidden row is a board row: its slots must fit
+assert S_COMPLETED < V_SIZE  # the hidden row is a board row: its slots must fit
 
 # -- Status codes of the engine ---------------------------------------------------------
 E_NONE = 0

@@ -15,6 +15,9 @@ from .kit_nb import in_any_meld_nb, meld_outs_nb, min_deadwood_discards_nb, neig
 from .layout import (
     NO_CARD,
     R_HAND_SIZE,
+    STYLE_FIELDS,
+    STYLE_HELD,
+    STYLE_KNOCKS,
     V_ARRANGEMENTS,
     V_DISCARDED,
     V_DRAWS,
@@ -26,6 +29,7 @@ from .layout import (
     V_PLAYERS,
     V_RULES,
     V_SEAT,
+    V_STYLE,
     V_TAKEN,
     V_UPCARD,
 )
@@ -57,6 +61,24 @@ def opponent_draws_nb(view):
     """Draws made this hand by each other seat, on average (exact with two players)."""
     others = view[V_PLAYERS] - 1
     return (view[V_DRAWS] - view[V_MY_DRAWS]) / max(others, 1)
+
+
+@njit(cache=True)
+def opponents_holding_nb(view, prior, weight):
+    """Chance the opponents hold a hand they could knock with, rather than knock, from the game's showdowns so far.
+
+    The mean of a Beta posterior: ``prior`` worth ``weight`` showdowns, then
+    each showdown where an opponent showed such a hand held (``STYLE_HELD``)
+    for holding and each knock that was not gin (``STYLE_KNOCKS``) against,
+    the opponents pooled. A player that knocks whenever it can scores near 0
+    after a few showdowns; one that holds for gin near 1.
+    """
+    held, knocks = 0, 0
+    for seat in range(view[V_PLAYERS]):
+        if seat != view[V_SEAT]:
+            held += view[V_STYLE + STYLE_FIELDS * seat + STYLE_HELD]
+            knocks += view[V_STYLE + STYLE_FIELDS * seat + STYLE_KNOCKS]
+    return (held + prior * weight) / (held + knocks + weight) if held + knocks + weight > 0 else prior
 
 
 @njit(cache=True)

@@ -54,3 +54,13 @@ def settle_step(board, scores, boxes, game_record):
 @lazy_njit(void(BOARD, int64, int64, ROW))
 def start_hand_step(board, dealer, hand_number, scores):
     E.start_hand_nb(board, dealer, hand_number, scores)
+
+
+@lazy_njit(void(BOARD, int64, int64, int64))
+def reveal_step(board, seat, hand, knocker):
+    E.reveal_nb(board, seat, hand, knocker)
+
+
+@lazy_njit(void(BOARD))
+def clear_styles_step(board):
+    E.clear_styles_nb(board)

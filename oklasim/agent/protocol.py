@@ -24,7 +24,7 @@ TAGS = ("id", "seq")  # what a referee may attach to any message to match it wit
 MAX_TAG = 2**53 - 1  # the largest integer every JSON reader (JavaScript's included) holds exactly
 DECISIONS = ("take_upcard", "draw", "discard", "melds")
 # Events after a knock that change nothing the seat decides on: accepted, checked for a seat number.
-SHOWDOWN_EVENTS = ("melds", "layoff", "final_hand")
+SHOWDOWN_EVENTS = ("melds", "layoff")
 
 
 # Every spelling parse_card accepts for the 52 cards, so that a referee's card costs one lookup.
@@ -135,6 +135,10 @@ class Agent:
 
     def _on_hand_over(self, m):
         self.seat.hand_over(m.get("scores"))
+
+    def _on_final_hand(self, m):
+        hand = m.get("hand")
+        self.seat.final_hand(require(m, "seat"), None if hand is None else mask_of(cards_of(hand, "hand")))
 
     def _on_game_over(self, m):
         self.seat.game_over()

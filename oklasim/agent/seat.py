@@ -121,6 +121,7 @@ class SeatView:
         self.scores = [0] * rules.players
         self.phase = OVER
         self.knocker = -1
+        self.revealed: set[int] = set()  # seats whose final hand was shown this hand
         self.last_discard = None  # (seat, card, board state before it): a knock may follow
         self.wall_knock = L.NO_CARD  # the knock the seat chose when it asked for the last discard
         self._fresh_rng = True
@@ -197,6 +198,7 @@ class SeatView:
         self.hidden.deal(dealer, hand_number, scores, upcard, hand)
         self.phase = PLAY
         self.knocker = -1
+        self.revealed = set()
         self.last_discard = None
         self.wall_knock = L.NO_CARD
 
@@ -331,8 +333,21 @@ class SeatView:
             self.scores = self.check_scores(scores)
         self.phase = OVER
 
+    @event("final_hand")
+    def final_hand(self, seat: int, hand: int | None) -> None:
+        """``seat`` showed ``hand`` (None: not told) after the hand: what a showdown shows of how it plays is counted
+        (``V_STYLE``); a void hand's cards show nothing, as in the engine."""
+        seat = self.check_seat(seat)
+        if hand is None or self.knocker < 0:
+            return
+        if seat in self.revealed:
+            raise ProtocolError("seat", f"final_hand: seat {seat}'s hand was already shown this hand")
+        self.revealed.add(seat)
+        self.hidden.reveal(seat, hand, self.knocker)
+
     def game_over(self) -> None:
         """The game is over: the next hand starts a new game at 0 with a new random stream."""
+        self.hidden.new_game()
         self.scores = [0] * self._players()
         self.hand_number = -1
         self.game += 1

@@ -33,12 +33,13 @@ def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> It
     records, _, trace = run_kernel(kernel_rules(rules, False), seats, seed, 0, games,
                                    trace_capacity=trace_rows(games * LONG_GAME))
     rows = trace.tolist()
-    dealt, scores, game, hands_over = 0, [0] * players, 0, 0
+    held, scores, game, hands_over = [0] * players, [0] * players, 0, 0
     stock = 0
     for index, (g, hand_no, who, event, a, b) in enumerate(rows):
         if g != game:
             yield {"type": "game_over"}, None
             game, scores = g, [0] * players
+        held = follow_hands(held, who, event, a)
         if event == E.EV_DEAL and who == 0:
             dealt = a
         elif event == E.EV_UPCARD:
@@ -72,12 +73,28 @@ def transcript(rules: Rules, strategies: list[str], seed: int, games: int) -> It
             offered = rules.wall_rule == "fiftieth_card" and rows[index - 1][2] == players - 1 and stock <= 2
             if event == E.EV_VOID and a == L.OUT_VOID and offered:
                 yield decide("draw"), {"from": "none"}
+            for seat, hand in enumerate(held):  # every hand is shown after the hand, as the EAAI referee does
+                yield {"type": "final_hand", "seat": seat, "hand": format_hand(hand)}, None
             record = records[hands_over]  # every seat's points: with 3-4 players several may score in a hand
             hands_over += 1
             scores = [score + int(record[L.H_SEAT_POINTS + seat]) for seat, score in enumerate(scores)]
             yield {"type": "hand_over", "scores": list(scores)}, None
         if event in (E.EV_TAKE_UPCARD, E.EV_DRAW_STOCK, E.EV_DRAW_PILE) and who == 0:
             yield decide("discard"), after_draw(rows, index)
+
+
+def follow_hands(held: list[int], who: int, event: int, card: int) -> list[int]:
+    """Every seat's cards after one trace event."""
+    if event == E.EV_DEAL:
+        held = held.copy()
+        held[who] = card
+    elif event in (E.EV_TAKE_UPCARD, E.EV_DRAW_STOCK, E.EV_DRAW_PILE):
+        held = held.copy()
+        held[who] |= 1 << card
+    elif event == E.EV_DISCARD or (event == E.EV_KNOCK and card != L.BIG_GIN):
+        held = held.copy()
+        held[who] &= ~(1 << card)
+    return held
 
 
 def after_draw(rows: list, index: int) -> dict:

@@ -40,6 +40,7 @@ class CompletedBoard:
         self.observer = observer
         self.board = E.new_board()
         self.board[L.HIDDEN, L.S_RULES : L.S_RULES + L.N_RULE_FIELDS] = rules.to_array()
+        self.board[L.HIDDEN, L.S_COMPLETED] = 1  # its showdowns count no style from guessed hands: see ``reveal``
         self.arrangements = np.zeros((L.MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
         self.trace = np.zeros((1, E.TRACE_FIELDS), dtype=np.int64)  # never written: the board does not trace
         self.status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
@@ -118,6 +119,15 @@ class CompletedBoard:
         if self.pending() == (seat, L.D_KNOCK):
             self.apply(seat, L.D_KNOCK, L.NO_CARD)
         self.apply(seat, L.D_DISCARD, card)
+
+    def reveal(self, seat: int, hand: int, knocker: int) -> None:
+        """``seat`` showed ``hand`` at the showdown ``knocker`` started: counted into the views' public style counts
+        (``V_STYLE``), as the engine counts the real hands of its own showdowns."""
+        S.reveal_step(self.board, seat, hand, knocker)
+
+    def new_game(self) -> None:
+        """A new game: the style counts start again."""
+        S.clear_styles_step(self.board)
 
     # -- the completion -----------------------------------------------------------------
 

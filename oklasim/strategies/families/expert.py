@@ -128,6 +128,7 @@ from oklasim.strategy_api import (
     neighbours_nb,
     opponent_draws_nb,
     opponents_discards_nb,
+    opponents_holding_nb,
     opponents_known_nb,
     pile_top_nb,
     stack_array_nb,
@@ -163,6 +164,16 @@ FAMILY = Family(
         Param("late_threshold", 10, 0, 10, "between the two: knock only with deadwood <= this"),
         Param("max_undercut_risk", 1, 0, 1, "and only when the undercut chance is <= this", **DECIMAL),
         Param("lay_safe", 1, 0, 1, "1 = lay the arrangement least exposed to layoffs, 0 = the first optimal one"),
+        Param("holding_prior", 0.5, 0, 1, "chance an opponent holds a hand it could knock with, before any showdown",
+              **DECIMAL),
+        Param("holding_weight", 2, 0, 20, "showdowns that prior is worth", **DECIMAL),
+        Param("holder_above", 1, 0, 1, "above this chance of holding, the opponent is a holder: the holder timing "
+                                       "below replaces the four above (1 = never)", **DECIMAL),
+        Param("holder_early_draws", 2, 0, NEVER, "against a holder: early_draws", search=(0, LONGEST_HAND_DRAWS)),
+        Param("holder_gin_after_draws", 2, 0, NEVER, "against a holder: gin_after_draws",
+              search=(0, LONGEST_HAND_DRAWS)),
+        Param("holder_late_threshold", 10, 0, 10, "against a holder: late_threshold"),
+        Param("holder_max_undercut_risk", 1, 0, 1, "against a holder: max_undercut_risk", **DECIMAL),
     ),
     presets={
         "expert_plain": {"lookahead": 0, "gin_weight": 0, "danger_weight": 0, "slack": 0},
@@ -172,10 +183,10 @@ FAMILY = Family(
         "v1": {"lookahead": 4.6, "lookahead_horizon": 9, "pickup_weight": 1.7, "steepness": 3.7, "zone_extra": 2,
                "gin_weight": 8.3, "danger_weight": 4.2, "slack": 8, "hot_factor": 2.45, "cold_factor": 0.9,
                "early_draws": 2, "finish_points": 5, "gin_after_draws": 2, "late_threshold": 10,
-               "max_undercut_risk": 1, "lay_safe": 1},
+               "max_undercut_risk": 1, "lay_safe": 1, "holder_above": 1},
         # A panel style (issue 35): knocks whenever legal in its first three own draws, then only gin, whatever the
         # score (finish_points 0 never applies); draws and discards are expert's.
-        "early3_then_gin": {"early_draws": 3, "gin_after_draws": 3, "finish_points": 0},
+        "early3_then_gin": {"early_draws": 3, "gin_after_draws": 3, "finish_points": 0, "holder_above": 1},
     },
 )
 
@@ -195,6 +206,10 @@ GIN_AFTER_DRAWS = 12
 LATE_THRESHOLD = 13
 MAX_UNDERCUT_RISK = 14
 LAY_SAFE = 15
+HOLDING_PRIOR = 16
+HOLDING_WEIGHT = 17
+HOLDER_ABOVE = 18
+HOLDER_TIMING = 19  # four slots: early_draws, gin_after_draws, late_threshold, max_undercut_risk against a holder
 
 # V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
 # its own answer in the first two of the same view when it hands a decision over to expert.
@@ -808,19 +823,31 @@ def game_point_nb(view, params):
 
 
 @njit(cache=True, inline="always")
+def knock_timing_nb(view, params):
+    """(early_draws, gin_after_draws, late_threshold, max_undercut_risk): the holder timing when the game's
+    showdowns so far say the opponent holds hands it could knock with, else the plain one."""
+    holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+    if holding > params[HOLDER_ABOVE]:
+        return (params[HOLDER_TIMING], params[HOLDER_TIMING + 1], params[HOLDER_TIMING + 2],
+                params[HOLDER_TIMING + 3])
+    return params[EARLY_DRAWS], params[GIN_AFTER_DRAWS], params[LATE_THRESHOLD], params[MAX_UNDERCUT_RISK]
+
+
+@njit(cache=True, inline="always")
 def knock_nb(view, params):
     if view[V_BIG_GIN]:
         return BIG_GIN
     draws = view[V_MY_DRAWS]
-    anyway = draws <= params[EARLY_DRAWS] or game_point_nb(view, params)
-    holding_for_gin = not anyway and draws > params[GIN_AFTER_DRAWS]
+    early_draws, gin_after_draws, late_threshold, max_undercut_risk = knock_timing_nb(view, params)
+    anyway = draws <= early_draws or game_point_nb(view, params)
+    holding_for_gin = not anyway and draws > gin_after_draws
     if holding_for_gin and deadwood_after_discard_fast_nb(view[V_HAND]) > 0:
         return NO_CARD  # no discard goes gin: one kernel call rather than one per discard
     least, found = min_deadwood_discards_nb(view[V_HAND], view[V_KNOCK_DISCARDS])
     if least > 0 and not anyway:
-        if draws > params[GIN_AFTER_DRAWS] or least > params[LATE_THRESHOLD]:
+        if draws > gin_after_draws or least > late_threshold:
             return NO_CARD
-        if undercut_risk_nb(view, least) > params[MAX_UNDERCUT_RISK]:
+        if undercut_risk_nb(view, least) > max_undercut_risk:
             return NO_CARD
     return highest_card_nb(found)
 

@@ -170,7 +170,9 @@ public class OklasimPlayer implements GinRummyPlayer, AutoCloseable {
 
     @Override
     public void reportFinalHand(int playerNum, ArrayList<Card> hand) {
-        send("{\"type\":\"final_hand\",\"seat\":" + playerNum + "}");
+        StringBuilder cards = new StringBuilder();
+        for (Card c : hand) cards.append(cards.length() == 0 ? "" : ",").append(Json.quote(c.toString()));
+        send("{\"type\":\"final_hand\",\"seat\":" + playerNum + ",\"hand\":[" + cards + "]}");
     }
 
     /** The last scores the referee reported (null before the first hand's end): forfeits end a game below 100. */
