@@ -59,6 +59,8 @@ kind = "tournament"
 seed = 13
 hands = 300
 strategies = ["{NEVER_KNOCKS}", "simple", "greedy"]
+[options]
+deals = {{ "greedy" = 200 }}  # a slow entrant's pairings play fewer deals
 """,
 }
 
@@ -270,12 +272,16 @@ def test_a_strategy_that_never_knocks_never_wins_by_knocking(studies):
 def test_tournament_tables_match_a_direct_match(studies):
     spec, _, folder = studies["tournament"]
     experiment = load(spec)
-    direct = match("simple", "greedy", experiment.base_rules(), hands=experiment.count, seed=experiment.seed)
+    capped = experiment.options["deals"]["greedy"]
+    direct = match("simple", "greedy", experiment.base_rules(), hands=capped, seed=experiment.seed)
     pairings = pl.read_csv(folder / "pairings.csv")
     row = pairings.filter((pl.col("a") == "simple") & (pl.col("b") == "greedy")).row(0, named=True)
     d = direct.diff_points_per_hand
     assert (row["a_minus_b"], row["a_minus_b_lo"], row["a_minus_b_hi"]) == pytest.approx((d.mean, d.low, d.high))
-    assert row["hands"] == 2 * experiment.count and pairings.height == 3
+    assert row["hands"] == 2 * capped and pairings.height == 3
+    uncapped = pairings.filter((pl.col("a") == NEVER_KNOCKS) & (pl.col("b") == "simple")).row(0, named=True)
+    assert uncapped["hands"] == 2 * experiment.count
+    assert "greedy 200" in (folder / "report.md").read_text()
     matrix = pl.read_csv(folder / "matrix.csv")
     cell = matrix.filter(pl.col("strategy") == "greedy")["simple"][0]
     assert cell.startswith(f"{-d.mean:+.2f}")
@@ -294,6 +300,11 @@ def test_tournament_reuses_finished_matches(studies, monkeypatch, tmp_path):
     ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "no_such_family"]', "no_such_family"),
     ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["threshold:asap", "threshold"]', "same strategy"),
     ('[study]\nkind = "tournament"\ngames = 10\nstrategies = ["simple", "greedy"]', "hands = N"),
+    ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\ndeals = {"mc" = 5}',
+     "not in \\[study\\] strategies"),
+    ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\ndeals = {"simple" = 0}',
+     "whole number of deals"),
+    ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\nrounds = 3', "one option"),
     ('[study]\nkind = "dealt_hands"\ngames = 10', "hands = N"),
     ('[study]\nkind = "dealt_hands"\nhands = 10\n[rules]\nplayers = 3', "two-player"),
 ])

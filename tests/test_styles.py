@@ -36,7 +36,7 @@ def played(rules: Rules, names: list[str], seed: int, game: int) -> GameBoard:
 
 
 def recount(board: GameBoard) -> np.ndarray:
-    """(knocks, held) per seat from the game's records, final hands and draws, by the rule's words."""
+    """(knocks, held, gins) per seat from the game's records, final hands and draws, by the rule's words."""
     counts = np.zeros((L.MAX_SEATS, L.STYLE_FIELDS), dtype=np.int64)
     draws = {}
     for event in board.history:
@@ -46,8 +46,7 @@ def recount(board: GameBoard) -> np.ndarray:
         knocker, limit = int(record[L.H_KNOCKER]), int(record[L.H_KNOCK_LIMIT])
         if knocker < 0:
             continue  # a void hand shows nothing
-        if record[L.H_KNOCKER_DEADWOOD] > 0:
-            counts[knocker, L.STYLE_KNOCKS] += 1
+        counts[knocker, L.STYLE_KNOCKS if record[L.H_KNOCKER_DEADWOOD] > 0 else L.STYLE_GINS] += 1
         for seat, cards in enumerate(hands):
             if seat != knocker and draws.get((hand, seat), 0) and limit > 0 and reference.deadwood(cards) <= limit:
                 counts[seat, L.STYLE_HELD] += 1
@@ -71,6 +70,7 @@ def test_the_engine_counts_what_its_showdowns_show(players):
         seen += expected
     assert seen[0, L.STYLE_KNOCKS] > 0 and seen[1, L.STYLE_HELD] > 0  # the knocker knocks, the holder holds
     assert seen[1, L.STYLE_KNOCKS] == 0  # gin_only never knocks short of gin
+    assert players > 2 or seen[1, L.STYLE_GINS] > 0  # with 7 cards each gin is rare
 
 
 def test_a_new_game_starts_its_counts_again():
@@ -126,3 +126,5 @@ def test_expert_reads_the_counts_to_choose_its_knock_timing():
     assert X.knock_timing_nb(view, params)[0] == 99
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 4  # 3 held of 7 showings, prior 0 worth 2: 1/3
     assert X.knock_timing_nb(view, params)[0] == params[X.EARLY_DRAWS]
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_GINS] = 4  # and 4 gins: 7 of 11, 7/13 > 0.5
+    assert X.knock_timing_nb(view, params)[0] == 99

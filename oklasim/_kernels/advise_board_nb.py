@@ -34,6 +34,7 @@ from .layout import (
     V_FORBIDDEN,
     V_MY_DRAWS,
     V_PASSED,
+    V_STYLE,
     V_TAKEN,
 )
 
@@ -65,7 +66,7 @@ def draws_by_seat_nb(players, me, draws, mine):
 
 @njit(cache=True)
 def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, stock, hands, taken, discarded, my_draws,
-                      passes, draws, turn, phase, drawn):
+                      passes, draws, turn, phase, drawn, styles):
     """Set ``board`` at a position of the hand; ``turn`` acts next, in ``phase`` (``PHASE_*``).
 
     ``pile`` bottom first and ``stock`` top first hold exactly their cards
@@ -75,7 +76,8 @@ def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, s
     upcard, round the table from the dealer's left; ``draws`` counts every
     draw of the hand (a taken upcard too). ``drawn`` is the card ``turn``
     has just drawn (NO_CARD before its draw); taken from the pile, it is
-    barred from the discard unless the rules allow it.
+    barred from the discard unless the rules allow it. ``styles`` are the
+    game's public style counts so far (the ``V_STYLE`` slots of a view).
     """
     board[:, :] = 0
     load_rules_nb(board, rules)
@@ -99,6 +101,8 @@ def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, s
         publish_nb(board, V_TAKEN + seat, taken[seat])
         publish_nb(board, V_DISCARDED + seat, discarded[seat])
         board[seat, V_MY_DRAWS] = my_draws[seat]
+    for k in range(styles.shape[0]):
+        publish_nb(board, V_STYLE + k, styles[k])
     for k in range(passes):
         publish_nb(board, V_PASSED + (dealer + 1 + k) % players, 1)
     publish_nb(board, V_DRAWS, draws)

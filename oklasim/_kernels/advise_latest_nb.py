@@ -62,6 +62,8 @@ from .layout import (
     V_SEAT,
     V_SIZE,
     V_STOCK_LEFT,
+    V_STYLE,
+    V_STYLE_END,
     V_TAKEN,
     V_UPCARD,
 )
@@ -128,7 +130,7 @@ def latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
                           view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], pile,
                           np.zeros(stock + before_draw, dtype=np.int64), hands, taken, discarded,
                           draws_by_seat_nb(2, me, draws - before_draw, my_draws), passes, draws - before_draw, opp,
-                          PHASE_DRAW, NO_CARD)
+                          PHASE_DRAW, NO_CARD, view[V_STYLE:V_STYLE_END])
         seed_views_nb(board, HISTORY_VIEWS, 0)
         snapshots[0, snap, :] = board[opp]
     close_knock_offer_nb(snapshots[0, SNAP_AFTER])  # the kernel offers the knock from the hand it tries

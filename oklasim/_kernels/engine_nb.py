@@ -135,6 +135,7 @@ from .layout import (
     SHUTOUT_DOUBLE_BONUS,
     SHUTOUT_DOUBLE_TOTAL,
     STYLE_FIELDS,
+    STYLE_GINS,
     STYLE_HELD,
     STYLE_KNOCKS,
     TIE_KNOCKER_ZERO,
@@ -166,6 +167,7 @@ from .layout import (
     V_SIZE,
     V_STOCK_LEFT,
     V_STYLE,
+    V_STYLE_END,
     V_TAKEN,
     V_UPCARD,
     WALL_FIFTIETH_CARD,
@@ -520,7 +522,7 @@ def lay_and_score_nb(board, knocker, big_gin, melds, trace, status):
 def reveal_nb(board, seat, hand, knocker):
     """``seat`` shows ``hand`` at the showdown ``knocker`` started: counted into every view's public style counts.
 
-    The knocker's knock counts unless it is gin. Another seat that has drawn
+    The knocker's knock counts as a knock or a gin. Another seat that has drawn
     and shows deadwood within the knock limit held a hand it could have
     knocked with at its last discard (the cards it shows are the ones it kept
     then), and did not.
@@ -528,8 +530,8 @@ def reveal_nb(board, seat, hand, knocker):
     slot = V_STYLE + STYLE_FIELDS * seat
     limit = board[0, V_KNOCK_LIMIT]
     if seat == knocker:
-        if deadwood_nb(hand) > 0:
-            publish_nb(board, slot + STYLE_KNOCKS, board[0, slot + STYLE_KNOCKS] + 1)
+        field = STYLE_KNOCKS if deadwood_nb(hand) > 0 else STYLE_GINS
+        publish_nb(board, slot + field, board[0, slot + field] + 1)
     elif board[seat, V_MY_DRAWS] > 0 and limit > 0 and deadwood_nb(hand) <= limit:
         publish_nb(board, slot + STYLE_HELD, board[0, slot + STYLE_HELD] + 1)
 
@@ -538,7 +540,7 @@ def reveal_nb(board, seat, hand, knocker):
 def clear_styles_nb(board):
     """A new game: no showdown seen yet."""
     for row in range(MAX_SEATS):
-        board[row, V_STYLE : V_STYLE + STYLE_FIELDS * MAX_SEATS] = 0
+        board[row, V_STYLE:V_STYLE_END] = 0
 
 
 @njit(cache=True)

@@ -100,8 +100,10 @@ MAX_SEATS = 4
 V_STYLE = V_ASKED + 1
 STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin
 STYLE_HELD = 1  # showdowns it did not start where its hand allowed a knock it had declined (it had drawn)
-STYLE_FIELDS = 2
-V_SIZE = V_STYLE + STYLE_FIELDS * MAX_SEATS
+STYLE_GINS = 2  # hands it ended by gin (big gin too)
+STYLE_FIELDS = 3
+V_STYLE_END = V_STYLE + STYLE_FIELDS * MAX_SEATS
+V_SIZE = V_STYLE_END
 MAX_PARAMS = 24
 
 # -- Hand records: one int64 row per hand -----------------------------------------------

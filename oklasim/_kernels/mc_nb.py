@@ -84,14 +84,15 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, traits):
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params, traits):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
     on (0: only the continuation's own discard, and discards are left to
     it), whether draws are searched too (else the continuation strategy
     draws), the continuation strategy and the opponent model (0 = simple,
-    1 = greedy, 2 = expert with ``expert_params``),
+    1 = greedy, 2 = expert with ``expert_params``, as the opponent with
+    ``opponent_params``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
     turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
@@ -107,7 +108,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     if params[P_OPPONENT] == CONTINUE_EXPERT:
         for seat in range(MAX_SEATS):
             if seat != me:
-                rollout_params[seat] = expert_params
+                rollout_params[seat] = opponent_params
     own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
         return cont_fn(kind, view, own)

@@ -16,6 +16,7 @@ from .layout import (
     NO_CARD,
     R_HAND_SIZE,
     STYLE_FIELDS,
+    STYLE_GINS,
     STYLE_HELD,
     STYLE_KNOCKS,
     V_ARRANGEMENTS,
@@ -65,19 +66,22 @@ def opponent_draws_nb(view):
 
 @njit(cache=True)
 def opponents_holding_nb(view, prior, weight):
-    """Chance the opponents hold a hand they could knock with, rather than knock, from the game's showdowns so far.
+    """Chance the opponents play for gin, holding hands they could knock with, from the game's showdowns so far.
 
     The mean of a Beta posterior: ``prior`` worth ``weight`` showdowns, then
-    each showdown where an opponent showed such a hand held (``STYLE_HELD``)
-    for holding and each knock that was not gin (``STYLE_KNOCKS``) against,
-    the opponents pooled. A player that knocks whenever it can scores near 0
-    after a few showdowns; one that holds for gin near 1.
+    each hand an opponent ended by gin (``STYLE_GINS``) or showed a knockable
+    hand it held (``STYLE_HELD``) for, and each hand it ended by a knock
+    short of gin (``STYLE_KNOCKS``) against, the opponents pooled. A player
+    that knocks whenever it can ends few hands by gin (``eaai``: about 1 in
+    25 of its wins under the ``eaai`` rules) and scores near 0 after a few
+    hands; one that holds for gin near 1.
     """
     held, knocks = 0, 0
     for seat in range(view[V_PLAYERS]):
         if seat != view[V_SEAT]:
-            held += view[V_STYLE + STYLE_FIELDS * seat + STYLE_HELD]
-            knocks += view[V_STYLE + STYLE_FIELDS * seat + STYLE_KNOCKS]
+            style = V_STYLE + STYLE_FIELDS * seat
+            held += view[style + STYLE_HELD] + view[style + STYLE_GINS]
+            knocks += view[style + STYLE_KNOCKS]
     return (held + prior * weight) / (held + knocks + weight) if held + knocks + weight > 0 else prior
 
 

@@ -68,8 +68,20 @@ def check(experiment: Experiment) -> None:
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise OklasimError(f"{source}: strategies listed twice: {', '.join(repeated)}")
-    if experiment.options:
-        raise OklasimError(f"{source}: tournament takes no [options]")
+    unknown = sorted(set(experiment.options) - {"deals"})
+    if unknown:
+        raise OklasimError(f"{source}: tournament takes one option, deals (fewer deals for slow entrants); "
+                           f"not {', '.join(unknown)}")
+    caps = experiment.options.get("deals", {})
+    if not isinstance(caps, dict):
+        raise OklasimError(f"{source}: [options] deals is a table of strategy = deals per pairing, "
+                           'e.g. deals = { "search" = 4000 }')
+    for name, count in caps.items():
+        if name not in names:
+            raise OklasimError(f"{source}: [options] deals names {name!r}, which is not in [study] strategies")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise OklasimError(f"{source}: [options] deals: {name!r} needs a whole number of deals >= 1, "
+                               f"got {count!r}")
     canonical = {}
     for name in names:
         try:
@@ -85,10 +97,17 @@ def pairs(experiment: Experiment) -> list[tuple[str, str]]:
     return list(itertools.combinations(experiment.strategies, 2))
 
 
+def deals(experiment: Experiment, a: str, b: str) -> int:
+    """Deals A and B play: the study's size, or fewer where ``[options] deals`` caps a slow entrant's pairings
+    (the first deals of the same seed: every pairing still shares its deals with the others)."""
+    caps = experiment.options.get("deals", {})
+    return min([experiment.count] + [caps[name] for name in (a, b) if name in caps])
+
+
 def seatings(experiment: Experiment, a: str, b: str) -> tuple[RunSpec, RunSpec]:
     """The two runs ``match`` plays for A against B (A in seat 0, then in seat 1)."""
     rules = experiment.base_rules()
-    return tuple(RunSpec.create(rules, seats, hands=experiment.count, seed=experiment.seed)
+    return tuple(RunSpec.create(rules, seats, hands=deals(experiment, a, b), seed=experiment.seed)
                  for seats in ([a, b], [b, a]))
 
 
@@ -110,7 +129,7 @@ def run(experiment: Experiment, run_dir: Path, workers: int | None) -> None:
         canonical |= spelled
         path = folder / f"{key}.json"
         if not path.is_file():  # a finished match with the same key is reused as is
-            result = match(a, b, experiment.base_rules(), hands=experiment.count, seed=experiment.seed,
+            result = match(a, b, experiment.base_rules(), hands=deals(experiment, a, b), seed=experiment.seed,
                            workers=workers, progress=False)
             record = {"key": key, "a": a, "b": b, "kernels": SOURCE_HASH, "result": result.as_dict()}
             storage.atomic_write_bytes(path, json.dumps(record, indent=1).encode())
@@ -120,6 +139,7 @@ def run(experiment: Experiment, run_dir: Path, workers: int | None) -> None:
         if f"{MATCH_DIR}/{stale.name}" not in kept:
             stale.unlink()
     index = {"strategies": list(experiment.strategies), "deals_per_match": experiment.count,
+             "deals_for": {name: deals(experiment, name, name) for name in experiment.options.get("deals", {})},
              "seed": experiment.seed, "canonical": canonical, "matches": entries}
     storage.atomic_write_bytes(run_dir / INDEX_FILE, json.dumps(index, indent=1).encode())
 
@@ -383,6 +403,15 @@ def _summary(result: TournamentResult, ranking: pl.DataFrame, outcomes: pl.DataF
     return lines
 
 
+def _fewer(index: dict) -> str:
+    """The slow entrants' smaller number of deals per pairing, as the provenance says it."""
+    caps = index.get("deals_for", {})
+    if not caps:
+        return ""
+    listed = ", ".join(f"{name} {count:,}" for name, count in caps.items())
+    return f", fewer where an entrant is slow (its pairings play its number, their intervals wider): {listed}"
+
+
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     result, index = load(run_dir)
     ranking = ranking_table(result)
@@ -397,8 +426,8 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
              "rules, strategies, their files, size and seed are unchanged)"}
     doc.provenance = provenance(
         experiment, {}, size=f"{experiment.count:,} deals per pairing, each played in both seatings "
-        f"({2 * experiment.count:,} hands); {n_pairs} pairings of {len(result.names)} strategies; every pairing "
-        "plays the same deals (same seed)", **extra)
+        f"({2 * experiment.count:,} hands){_fewer(index)}; {n_pairs} pairings of {len(result.names)} strategies; "
+        "every pairing plays the same deals (same seed)", **extra)
     doc.figure("paired_differences", _matrix_figure(result, order), "Who beats whom",
                "Row strategy minus column strategy, points per hand on paired deals; * marks a 95% interval that "
                "excludes 0. Blue: the row wins. Rows and columns in ranking order.")

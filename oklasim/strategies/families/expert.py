@@ -1,3 +1,5 @@
+# One file of some 900 lines, as every family: the registry loads a family from one file, and two versions of
+# expert are compared by copying this file beside the other (benchmarks/bench_expert.py).
 """expert: card tracking, look-ahead discards and draws, a staged knock rule; the strongest family here.
 
 Where the idea comes from: what the strongest published Gin Rummy programs
@@ -62,6 +64,19 @@ it does not collect).
   the target (-0.44, -1.11); no gin-only stage when 35 or 50 points ahead
   (-0.76, -0.26); gin only when 30 or 50 behind (-0.19, -0.14).
   Under the fiftieth-card rule the last discard is taken by the same rule.
+* **The opponent's style** (``knock_timing_nb``): the game's showdowns so
+  far say how the opponent plays (``V_STYLE``, public: its knocks short of
+  gin, its gins, and the showdowns where it showed a hand it could have
+  knocked with and held). ``opponents_holding_nb`` turns them into the
+  chance it plays for gin, holding such hands (a Beta posterior: ``holding_prior`` worth
+  ``holding_weight`` showdowns). Above ``holder_above`` it is a *holder*
+  (it plays for gin), and the four ``holder_*`` parameters replace the
+  knock timing and ``holder_danger_weight`` the weight of a discard's
+  danger: against a holder, knocking while it is still far from gin
+  is worth more, while against a player that knocks at once holding for the
+  undercut pays (the timing above, tuned against ``eaai``). Both timings
+  were tuned on games to 100 against the panel (``oklasim tune --against
+  panel``); ``expert:v1`` is the player before the switch existed.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
 The defaults come from ``oklasim tune`` under the ``eaai`` rules against
@@ -75,9 +90,6 @@ tune --objective games`` against ``eaai``) wins more games to 100 against
 games; it is no default because it gives up about 1 point/hand against
 ``threshold:early_then_gin`` under ``seeds`` and ``north_american``.
 """
-
-# One file of some 800 lines, as every family: the registry loads a family from one file, and two versions of
-# expert are compared by copying this file beside the other (benchmarks/bench_expert.py).
 
 import numpy as np
 from numba import njit
@@ -174,6 +186,7 @@ FAMILY = Family(
               search=(0, LONGEST_HAND_DRAWS)),
         Param("holder_late_threshold", 10, 0, 10, "against a holder: late_threshold"),
         Param("holder_max_undercut_risk", 1, 0, 1, "against a holder: max_undercut_risk", **DECIMAL),
+        Param("holder_danger_weight", 4.2, 0, 30, "against a holder: danger_weight", **DECIMAL),
     ),
     presets={
         "expert_plain": {"lookahead": 0, "gin_weight": 0, "danger_weight": 0, "slack": 0},
@@ -210,6 +223,7 @@ HOLDING_PRIOR = 16
 HOLDING_WEIGHT = 17
 HOLDER_ABOVE = 18
 HOLDER_TIMING = 19  # four slots: early_draws, gin_after_draws, late_threshold, max_undercut_risk against a holder
+HOLDER_DANGER_WEIGHT = 23
 
 # V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
 # its own answer in the first two of the same view when it hands a decision over to expert.
@@ -244,6 +258,12 @@ M_DANGER_WEIGHT = 12
 
 
 @njit(cache=True, inline="always")
+def holder_nb(view, params):
+    """True when the game's showdowns so far say the opponent holds hands it could knock with (``V_STYLE``)."""
+    return opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT]) > params[HOLDER_ABOVE]
+
+
+@njit(cache=True, inline="always")
 def opponent_model_nb(view, params):
     """The card-tracking model (fields ``M_*``): the chance each unseen card is in an opponent's hand, and more.
 
@@ -268,8 +288,9 @@ def opponent_model_nb(view, params):
     lookahead = params[LOOKAHEAD] * fading
     steep_zone = view[V_KNOCK_LIMIT] + params[ZONE_EXTRA]
     held_hot, held_cold, held_plain = min(p * hot_f, 1.0), min(p * cold_f, 1.0), min(p, 1.0)
+    danger_weight = params[HOLDER_DANGER_WEIGHT] if holder_nb(view, params) else params[DANGER_WEIGHT]
     return (unseen, known, hot, cold, held_hot, held_cold, held_plain, stock, lookahead, steep_zone,
-            params[STEEPNESS], params[GIN_WEIGHT], params[DANGER_WEIGHT])
+            params[STEEPNESS], params[GIN_WEIGHT], danger_weight)
 
 
 @njit(cache=True, inline="always")
@@ -826,8 +847,7 @@ def game_point_nb(view, params):
 def knock_timing_nb(view, params):
     """(early_draws, gin_after_draws, late_threshold, max_undercut_risk): the holder timing when the game's
     showdowns so far say the opponent holds hands it could knock with, else the plain one."""
-    holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
-    if holding > params[HOLDER_ABOVE]:
+    if holder_nb(view, params):
         return (params[HOLDER_TIMING], params[HOLDER_TIMING + 1], params[HOLDER_TIMING + 2],
                 params[HOLDER_TIMING + 3])
     return params[EARLY_DRAWS], params[GIN_AFTER_DRAWS], params[LATE_THRESHOLD], params[MAX_UNDERCUT_RISK]

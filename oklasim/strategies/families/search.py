@@ -13,6 +13,13 @@ random stream, so any game replays from its seed. Two players only: with
 more it plays as ``expert``. Built on ``mc`` (the same machinery, with
 ``prior=2``): the opponent model and the continuation are expert.
 
+The opponent model follows the opponent's style as the game's showdowns
+show it (``V_STYLE``, read as ``expert`` reads it): an opponent whose chance
+of holding hands it could knock with is below ``knocker_below`` is
+modelled as ``expert`` knocking whenever legal (a player such as ``eaai``:
+its "did not knock" then says its deadwood is above the limit), any other
+as ``expert``.
+
 Where it stands: the worlds weigh the opponent's latest turn only, not the
 whole history of the hand (the engine gives a strategy the public cards,
 not the order of the turns); the advisor's calibration of that model is in
@@ -25,7 +32,7 @@ import numpy as np
 
 from oklasim._kernels import mc_nb as M
 from oklasim.strategies.registry import family_module
-from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
+from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel, opponents_holding_nb
 
 HERE = Path(__file__).resolve().parent
 MC = family_module(HERE / "mc.py")
@@ -37,9 +44,17 @@ FAMILY = Family(
         Param("samples", 512, 1, 4096, "worlds sampled per searched decision"),
         Param("discards", 0, 0, 11, "sensible discards searched at each discard; 0 = expert's own"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
+        Param("knocker_below", 0.5, 0, 1, "model the opponent as knocking whenever legal when its chance of holding "
+                                          "hands it could knock with is below this (0: never)", integer=False),
     ),
     presets={"search_fast": {"samples": 32}},
 )
+
+X = MC.EXPERT_MODULE
+# The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
+KNOCKER_PARAMS = MC.EXPERT_PARAMS.copy()
+KNOCKER_PARAMS[X.EARLY_DRAWS] = KNOCKER_PARAMS[X.HOLDER_TIMING] = X.NEVER
+HOLDING_PRIOR, HOLDING_WEIGHT = MC.EXPERT_PARAMS[X.HOLDING_PRIOR], MC.EXPERT_PARAMS[X.HOLDING_WEIGHT]
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
@@ -52,5 +67,6 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
         as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
         as_mc[M.P_PRIOR] = M.PRIOR_LATEST_TURN
+        knocker = opponents_holding_nb(view, HOLDING_PRIOR, HOLDING_WEIGHT) < params[3]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              MC.TRAITS)
+                              KNOCKER_PARAMS if knocker else MC.EXPERT_PARAMS, MC.TRAITS)
