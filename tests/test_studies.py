@@ -304,7 +304,8 @@ def test_tournament_reuses_finished_matches(studies, monkeypatch, tmp_path):
      "not in \\[study\\] strategies"),
     ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\ndeals = {"simple" = 0}',
      "whole number of deals"),
-    ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\nrounds = 3', "one option"),
+    ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\nrounds = 3',
+     "one option"),
     ('[study]\nkind = "dealt_hands"\ngames = 10', "hands = N"),
     ('[study]\nkind = "dealt_hands"\nhands = 10\n[rules]\nplayers = 3', "two-player"),
 ])

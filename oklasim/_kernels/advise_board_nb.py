@@ -35,8 +35,12 @@ from .layout import (
     V_MY_DRAWS,
     V_PASSED,
     V_STYLE,
+    V_STYLE_END,
     V_TAKEN,
 )
+
+# The style counts of a position no showdown of the game comes before (the advisor's, a situation's).
+NO_STYLES = np.zeros(V_STYLE_END - V_STYLE, dtype=np.int64)
 
 
 @njit(cache=True)

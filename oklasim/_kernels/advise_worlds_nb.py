@@ -131,7 +131,8 @@ def template_nb(view, kind, board):
     mid_hand_board_nb(board, view[V_RULES : V_RULES + N_RULE_FIELDS], view[V_DEALER], view[V_HAND_NUMBER],
                       view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], view[V_PILE : V_PILE + view[V_PILE_SIZE]],
                       np.zeros(view[V_STOCK_LEFT], dtype=np.int64), hands, view[V_TAKEN : V_TAKEN + MAX_SEATS],
-                      view[V_DISCARDED : V_DISCARDED + MAX_SEATS], my_draws, passes, view[V_DRAWS], me, phase, drawn, view[V_STYLE:V_STYLE_END])
+                      view[V_DISCARDED : V_DISCARDED + MAX_SEATS], my_draws, passes, view[V_DRAWS], me, phase, drawn,
+                      view[V_STYLE:V_STYLE_END])
 
 
 @njit(cache=True)

@@ -84,7 +84,8 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params, traits):
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
+                 traits):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing

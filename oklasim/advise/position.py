@@ -413,7 +413,7 @@ def view_of(position: Position, history=None) -> np.ndarray:
     scores[:n] = p.scores or 0
     B.mid_hand_board_nb(board, p.rules.to_array(), p.dealer, 0, scores, upcard,
                         np.asarray(p.pile, dtype=np.int64), np.zeros(p.stock, dtype=np.int64), hands, taken, discarded,
-                        my_draws, passes, draws, 0, phase, drawn)
+                        my_draws, passes, draws, 0, phase, drawn, B.NO_STYLES)
     board[0, L.V_LAST_CHANCE] = int(p.last_chance)  # as the engine's offer of the fiftieth card shows it
     return board[0]
 
