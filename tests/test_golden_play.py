@@ -22,13 +22,13 @@ CASES = {
     ("pagat", 2, ("greedy", "defensive"), False, 40):
         "f2ffbb7a113b535127f00fd4fed68e46efe175352cacf241b898f862cc484592",
     ("north_american", 2, ("threshold:gin_only", "expert"), False, 40):
-        "917f3d5b2470595183220093562f0918fc46786afb75a86aa12846a805b3135a",
+        "d1c7f1600a1500671f1fa440d64c1af1a5adde0ce4f44918ab1e905576d754d2",
     ("openspiel", 2, ("simple", "random"), True, 300):
         "890413bbb192fbd682941d1f8f95b009b29fec78a0543ea8e94bf855d0f52efd",
     ("eaai", 2, ("eaai", "expert"), False, 40):
-        "a87f00f91a37113a665f8d469b1175534769139d52a16a0b721818b2905f2aab",
+        "a7ddab7462b09aea58a879e14c2fcad58f99d5a0601c2bbaa21c8a5692f1acf5",
     ("seeds", 3, ("simple", "greedy", "expert"), False, 30):
-        "f2fe393783b48a9b9fd572030194da7d7537954432ba8930154a2ededec8c0a2",
+        "a4c37b01b533c4dbd41144b2b7dce3095a49ddc3e4b445a8de56a99d6193d713",
     ("seeds", 4, ("random", "simple", "greedy", "defensive"), False, 30):
         "4c3cdc45a02bbc6d3b13dcc91861b5b66e12aa0bc776addb30433ee68b595ef3",
     ("pagat", 3, ("greedy",), False, 30):

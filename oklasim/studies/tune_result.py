@@ -130,10 +130,11 @@ class TuneResult:
 
     def text(self) -> str:
         s = self.spec
-        lines = [self._header(), f"  {'parameter':<20}{'default':>10}{'tuned':>10}  searched"]
+        name = max([len("parameter"), *(len(d.name) for d in s.dimensions)]) + 2  # long names keep their columns
+        lines = [self._header(), f"  {'parameter':<{name}}{'default':>12}{'tuned':>12}  searched"]
         for d in s.dimensions:
-            lines.append(f"  {d.name:<20}{_number(self.baseline_values[d.name]):>10}{_number(self.values[d.name]):>10}"
-                         f"  {_number(d.low)}..{_number(d.high)}")
+            lines.append(f"  {d.name:<{name}}{_number(self.baseline_values[d.name]):>12}"
+                         f"{_number(self.values[d.name]):>12}  {_number(d.low)}..{_number(d.high)}")
         lines.append(f"  tuned strategy: {self.strategy}")
         lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
                      f"seating ({s.kind.figures}, 95% intervals):")
