@@ -1,8 +1,12 @@
 """search: expert's play, each knock searched over worlds that the opponent's latest turn weighs."""
 
+import numpy as np
+
+from oklasim._kernels import layout as L
 from oklasim.analysis.match import match
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import simulate
+from oklasim.strategies.registry import resolve
 
 QUICK = "search(samples=32)"
 
@@ -28,3 +32,20 @@ def test_search_decides_in_the_agent_as_in_the_engine():
     from test_agent import follow
 
     assert follow(Rules.preset("eaai"), ["search:search_fast", "expert"], seed=12, games=6) > 50
+
+
+def test_search_models_an_opponent_seen_knocking_at_once_as_a_knocker():
+    """No showdown yet: the model is expert (search's own prior, at knocker_below); an opponent whose showdowns are
+    knocks short of gin is modelled knocking whenever legal; knocker_below 0 never does."""
+    from oklasim.strategies.families import search as S
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    params, never = (resolve(spec).vector() for spec in ("search", "search(knocker_below=0)"))
+    assert (S.opponent_params_nb(view, params) == S.MC.EXPERT_PARAMS).all()
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 1  # one knock: 1 of 3 with the prior, below 0.5
+    assert (S.opponent_params_nb(view, params) == S.KNOCKER_PARAMS).all()
+    assert (S.opponent_params_nb(view, never) == S.MC.EXPERT_PARAMS).all()
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_HELD] = 2  # then two hands held: 3 of 5
+    assert (S.opponent_params_nb(view, params) == S.MC.EXPERT_PARAMS).all()
+    assert not (S.KNOCKER_PARAMS == S.MC.EXPERT_PARAMS).all()

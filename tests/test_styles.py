@@ -118,7 +118,7 @@ def test_expert_reads_the_counts_to_choose_its_knock_timing():
     """With the holder timing set apart (knock in every draw) expert knocks late only once an opponent has held."""
     from oklasim.strategies.families import expert as X
 
-    params = resolve("expert(holder_above=0.5,holding_prior=0,holder_early_draws=99)").vector()
+    params = resolve("expert(holder_above=0.5,holding_prior=0,holding_weight=2,holder_early_draws=99)").vector()
     view = np.zeros(L.V_SIZE, dtype=np.int64)
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     assert X.knock_timing_nb(view, params)[0] == params[X.EARLY_DRAWS]

@@ -18,7 +18,11 @@ show it (``V_STYLE``, read as ``expert`` reads it): an opponent whose chance
 of holding hands it could knock with is below ``knocker_below`` is
 modelled as ``expert`` knocking whenever legal (a player such as ``eaai``:
 its "did not knock" then says its deadwood is above the limit), any other
-as ``expert``.
+as ``expert``. That chance has its own prior (``holding_prior`` worth
+``holding_weight`` showdowns), not expert's: before any showdown the model
+is ``expert``, whose "did not knock" is the likelier reading when nothing
+is known, while expert's own switch starts from the timing that is safe
+against ``eaai``.
 
 Where it stands: the worlds weigh the opponent's latest turn only, not the
 whole history of the hand (the engine gives a strategy the public cards,
@@ -29,6 +33,7 @@ not the order of the turns); the advisor's calibration of that model is in
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from oklasim._kernels import mc_nb as M
 from oklasim.strategies.registry import family_module
@@ -46,6 +51,9 @@ FAMILY = Family(
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
         Param("knocker_below", 0.5, 0, 1, "model the opponent as knocking whenever legal when its chance of holding "
                                           "hands it could knock with is below this (0: never)", integer=False),
+        Param("holding_prior", 0.5, 0, 1, "that chance before any showdown (from knocker_below up, the "
+                                          "model starts as expert)", integer=False),
+        Param("holding_weight", 2, 0, 20, "showdowns that prior is worth", integer=False),
     ),
     presets={"search_fast": {"samples": 32}},
 )
@@ -54,9 +62,14 @@ X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
 KNOCKER_PARAMS = MC.EXPERT_PARAMS.copy()
 KNOCKER_PARAMS[X.EARLY_DRAWS] = KNOCKER_PARAMS[X.HOLDER_TIMING] = X.NEVER
-HOLDING_PRIOR, HOLDING_WEIGHT = MC.EXPERT_PARAMS[X.HOLDING_PRIOR], MC.EXPERT_PARAMS[X.HOLDING_WEIGHT]
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
+
+    @njit(cache=True)
+    def opponent_params_nb(view, params):
+        """expert's parameters for the opponent in the worlds and rollouts: knocking whenever legal or as itself."""
+        knocker = opponents_holding_nb(view, params[4], params[5]) < params[3]
+        return KNOCKER_PARAMS if knocker else MC.EXPERT_PARAMS
 
     @decide_kernel()
     def decide_nb(kind, view, params):
@@ -67,6 +80,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
         as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
         as_mc[M.P_PRIOR] = M.PRIOR_LATEST_TURN
-        knocker = opponents_holding_nb(view, HOLDING_PRIOR, HOLDING_WEIGHT) < params[3]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              KNOCKER_PARAMS if knocker else MC.EXPERT_PARAMS, MC.TRAITS)
+                              opponent_params_nb(view, params), MC.TRAITS)
