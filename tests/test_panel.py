@@ -1,5 +1,5 @@
 """The shipped panel of styles (issue 35): its members resolve by name, the first-three-draws style plays as named,
-``expert:v1`` keeps the defaults, and ``panel`` stands for the list in ``oklasim tune``."""
+``expert:v1`` keeps the defaults from before the style switch, and ``panel`` stands for the list in ``oklasim tune``."""
 
 from collections import Counter
 
@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from oklasim._kernels import engine_nb as E
 from oklasim.cli import main
 from oklasim.game.rules import Rules
-from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
+from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, simulate, trace_rows
 from oklasim.strategies.registry import resolve
 from oklasim.studies.tune import TuneSpec
 from oklasim.studies.tune_space import PANEL, expand_panel
@@ -42,10 +42,19 @@ def test_every_panel_member_resolves_and_is_listed():
     assert "preset v1:" in listing and "preset early3_then_gin:" in listing
 
 
-def test_v1_is_the_defaults_of_expert():
-    """Until the defaults change (issue 35), v1 is them: spelled out, it stays the same player when they do."""
-    assert resolve("expert:v1").canonical() == resolve("expert").canonical()
+def test_v1_is_expert_without_the_style_switch():
+    """v1 keeps the defaults from before the switch: it differs from expert only in the style parameters, and with
+    no showdown before a hand (independent hands) the two play every deal alike."""
+    v1, expert = (dict(resolve(name).values) for name in ("expert:v1", "expert"))
+    differ = {name for name in expert if v1[name] != expert[name]}
+    assert differ and all(name.startswith(("holding_", "holder_")) for name in differ)
+    assert v1["holder_above"] == 1  # never a holder
     assert resolve("v1").canonical() == resolve("expert:v1").canonical()  # its name is unique among presets
+    rules = Rules.preset("eaai")
+    hands = [simulate(rules, [name, "eaai"], hands=300, seed=4).hands for name in ("expert:v1", "expert")]
+    assert hands[0].equals(hands[1])
+    games = [simulate(rules, [name, "threshold:gin_only"], games=30, seed=4).hands for name in ("expert:v1", "expert")]
+    assert not games[0].equals(games[1])  # in games a gin-seeker's showdowns switch it
 
 
 @pytest.mark.parametrize("preset", ["seeds", "eaai"])
