@@ -58,6 +58,8 @@ FAMILY = Family(
     presets={"search_fast": {"samples": 32}},
 )
 
+SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT = range(6)  # FAMILY.params, in order
+
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
 KNOCKER_PARAMS = MC.EXPERT_PARAMS.copy()
@@ -68,15 +70,15 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
     @njit(cache=True)
     def opponent_params_nb(view, params):
         """expert's parameters for the opponent in the worlds and rollouts: knocking whenever legal or as itself."""
-        knocker = opponents_holding_nb(view, params[4], params[5]) < params[3]
+        knocker = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT]) < params[KNOCKER_BELOW]
         return KNOCKER_PARAMS if knocker else MC.EXPERT_PARAMS
 
     @decide_kernel()
     def decide_nb(kind, view, params):
         as_mc = np.zeros(MAX_PARAMS)
-        as_mc[M.P_SAMPLES] = params[0]
-        as_mc[M.P_DISCARDS] = params[1]
-        as_mc[M.P_DRAWS] = params[2]
+        as_mc[M.P_SAMPLES] = params[SAMPLES]
+        as_mc[M.P_DISCARDS] = params[DISCARDS]
+        as_mc[M.P_DRAWS] = params[DRAWS]
         as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
         as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
         as_mc[M.P_PRIOR] = M.PRIOR_LATEST_TURN
