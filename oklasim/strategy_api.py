@@ -11,7 +11,8 @@ A strategy file (any path given with ``--strategy-path`` or listed in
 
 ``kind`` is one of the ``D_*`` decisions; ``view`` is the seat's int64 row
 (``V_*`` slots: its hand, the discard pile, what others took and threw, the
-scores, the rules); ``params`` holds the family's parameters in declared
+hand's turns in order (``log_turn_nb(view, i)`` for ``i`` below
+``V_LOG_TURNS``), the scores, the rules); ``params`` holds the family's parameters in declared
 order. The engine checks every answer and stops with a clear error on an
 illegal one. See ``oklasim/strategies/families/simple.py`` for a short, complete example.
 
@@ -76,6 +77,7 @@ from oklasim._kernels.kit_nb import (
     rank_count_nb,
     take_lowers_deadwood_nb,
 )
+from oklasim._kernels.advise_log_nb import log_turn_nb
 from oklasim._kernels.opponents_nb import (
     OPPONENT_DEADWOOD_CARDS,
     OPPONENT_DRAWS_SCALE,

@@ -661,6 +661,8 @@ def test_situations_build_the_engines_board(players):
             assert built[L.HIDDEN, slot] == engine_board[L.HIDDEN, slot], (slot, situation)
         rows = slice(0, players)
         engine_board[rows, L.V_RNG] = 0  # the seats' random streams are seeded per game, not part of a position
+        assert not built[rows, L.V_LOG_TURNS : L.V_LOG_END].any()  # a position, not the turns that led to it
+        engine_board[rows, L.V_LOG_TURNS : L.V_LOG_END] = 0
         assert np.array_equal(built[rows], engine_board[rows]), np.argwhere(built[rows] != engine_board[rows])
         checked += 1
     assert checked > 40
@@ -715,12 +717,14 @@ def test_only_the_fiftieth_card_rule_offers_the_decline():
 
 def test_a_three_player_position_is_the_engines_board():
     """Seat 0's position in real 3-player hands, as the player states it, builds the view and (with the true hidden
-    cards) the board the engine had; only what the player was not told (passes, discards) may differ."""
+    cards) the board the engine had; only what the player was not told (passes, discards, the hand's log) may
+    differ."""
     from oklasim._kernels import advise_worlds_nb as W
     from oklasim._kernels import layout as L
     from oklasim.advise.position import seat_name, view_of
 
-    unknown = [L.V_RNG] + [L.V_PASSED + s for s in range(4)] + [L.V_DISCARDED + s for s in range(4)]
+    unknown = [L.V_RNG] + [L.V_PASSED + s for s in range(4)] + [L.V_DISCARDED + s for s in range(4)] + list(
+        range(L.V_LOG_TURNS, L.V_LOG_END))  # nor the turns in order
     checked = 0
     for rules, engine_board, s in engine_positions(3, seed=8, games=12):
         if s.turn != 0 or s.phase != "draw" or s.first_taker != (s.dealer + 1) % 3 or s.taken[1] & s.taken[2] \

@@ -1,4 +1,4 @@
-"""search: expert's play, each knock searched over worlds that the opponent's latest turn weighs."""
+"""search: expert's play, each knock searched over worlds that the opponent's play this hand weighs."""
 
 import numpy as np
 
@@ -8,18 +8,38 @@ from oklasim.game.rules import Rules
 from oklasim.sim.engine import simulate
 from oklasim.strategies.registry import resolve
 
-QUICK = "search(samples=32)"
+QUICK = "search(samples=96)"  # 32 worlds weighed exactly, then the roulette
 
 
-def test_search_is_mc_with_expert_and_the_latest_turn_weighed():
-    """The same machinery as mc: with prior 2 and expert in both seats the games are the same, decision by decision;
-    the played prior (1) plays other games: the weights change the choices."""
+def test_search_is_mc_with_expert_and_the_history_weighed():
+    """The same machinery as mc: with prior 3 (the hand's log), the roulette and expert in both seats the games are
+    the same, decision by decision; the latest turn alone (prior 2) plays other games: the earlier turns change the
+    choices."""
     searched = simulate(strategies=[QUICK, "expert"], hands=300, seed=6).hands
-    same = simulate(strategies=["mc(samples=32,continuation=2,opponent=2,prior=2)", "expert"], hands=300, seed=6).hands
-    played = simulate(strategies=["mc(samples=32,continuation=2,opponent=2,prior=1)", "expert"], hands=300,
-                      seed=6).hands
+    mc = "mc(samples=96,continuation=2,opponent=2,prior={},roulette={})"
+    same, latest, exact = (simulate(strategies=[mc.format(prior, roulette), "expert"], hands=300, seed=6).hands
+                           for prior, roulette in ((3, 0.1), (2, 0.1), (3, 0)))
     assert searched.equals(same)
-    assert not searched.equals(played)
+    assert not searched.equals(latest)
+    assert not searched.equals(exact)  # the roulette drops other worlds than the exact weights would
+
+
+def test_without_a_readable_log_the_history_prior_weighs_the_latest_turn():
+    """A view whose log is out of step (a board built from a position, not played) is weighed by the latest turn."""
+    from test_advise_log import seat_zero_decisions
+
+    history, latest = (resolve(f"mc(samples=32,continuation=2,opponent=2,prior={p})") for p in (3, 2))
+    answers = []
+    for view, kind, _ in seat_zero_decisions(Rules.preset("eaai"), 4, games=1):
+        if kind != L.D_KNOCK or view[L.V_DRAWS] < 6:
+            continue
+        unread = view.copy()
+        unread[L.V_LOG_TURNS] = 0
+        pair = [strategy.decide(kind, v.copy(), strategy.vector()) for strategy, v in ((history, unread),
+                                                                                       (latest, view))]
+        assert pair[0] == pair[1], pair
+        answers.append(pair[0])
+    assert len(answers) >= 5
 
 
 def test_search_replays_from_its_seed_whatever_the_workers():

@@ -32,6 +32,8 @@ from .layout import (
     V_DRAWN,
     V_DRAWS,
     V_FORBIDDEN,
+    V_LOG_END,
+    V_LOG_TURNS,
     V_MY_DRAWS,
     V_PASSED,
     V_STYLE,
@@ -41,6 +43,8 @@ from .layout import (
 
 # The style counts of a position no showdown of the game comes before (the advisor's, a situation's).
 NO_STYLES = np.zeros(V_STYLE_END - V_STYLE, dtype=np.int64)
+# The log of a position told without the turns that led to it: none (a strategy reading the log falls back).
+NO_LOG = np.zeros(V_LOG_END - V_LOG_TURNS, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -70,7 +74,7 @@ def draws_by_seat_nb(players, me, draws, mine):
 
 @njit(cache=True)
 def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, stock, hands, taken, discarded, my_draws,
-                      passes, draws, turn, phase, drawn, styles):
+                      passes, draws, turn, phase, drawn, styles, log):
     """Set ``board`` at a position of the hand; ``turn`` acts next, in ``phase`` (``PHASE_*``).
 
     ``pile`` bottom first and ``stock`` top first hold exactly their cards
@@ -81,7 +85,8 @@ def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, s
     draw of the hand (a taken upcard too). ``drawn`` is the card ``turn``
     has just drawn (NO_CARD before its draw); taken from the pile, it is
     barred from the discard unless the rules allow it. ``styles`` are the
-    game's public style counts so far (the ``V_STYLE`` slots of a view).
+    game's public style counts so far (the ``V_STYLE`` slots of a view),
+    ``log`` the hand's public log (its ``V_LOG_TURNS`` to ``V_LOG_END`` slots; ``NO_LOG``: not told).
     """
     board[:, :] = 0
     load_rules_nb(board, rules)
@@ -107,6 +112,8 @@ def mid_hand_board_nb(board, rules, dealer, hand_number, scores, upcard, pile, s
         board[seat, V_MY_DRAWS] = my_draws[seat]
     for k in range(styles.shape[0]):
         publish_nb(board, V_STYLE + k, styles[k])
+    for k in range(log.shape[0]):
+        publish_nb(board, V_LOG_TURNS + k, log[k])
     for k in range(passes):
         publish_nb(board, V_PASSED + (dealer + 1 + k) % players, 1)
     publish_nb(board, V_DRAWS, draws)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .advise_board_nb import draws_by_seat_nb, mid_hand_board_nb
+from .advise_board_nb import NO_LOG, draws_by_seat_nb, mid_hand_board_nb
 from .advise_history_nb import (
     N_TURN_FIELDS,
     SNAP_AFTER,
@@ -130,7 +130,7 @@ def latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
                           view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], pile,
                           np.zeros(stock + before_draw, dtype=np.int64), hands, taken, discarded,
                           draws_by_seat_nb(2, me, draws - before_draw, my_draws), passes, draws - before_draw, opp,
-                          PHASE_DRAW, NO_CARD, view[V_STYLE:V_STYLE_END])
+                          PHASE_DRAW, NO_CARD, view[V_STYLE:V_STYLE_END], NO_LOG)
         seed_views_nb(board, HISTORY_VIEWS, 0)
         snapshots[0, snap, :] = board[opp]
     close_knock_offer_nb(snapshots[0, SNAP_AFTER])  # the kernel offers the knock from the hand it tries

@@ -32,6 +32,8 @@ from .layout import (
     V_DRAWS,
     V_HAND,
     V_HAND_NUMBER,
+    V_LOG_END,
+    V_LOG_TURNS,
     V_MY_DRAWS,
     V_PASSED,
     V_PILE,
@@ -132,7 +134,7 @@ def template_nb(view, kind, board):
                       view[V_SCORES : V_SCORES + MAX_SEATS], view[V_UPCARD], view[V_PILE : V_PILE + view[V_PILE_SIZE]],
                       np.zeros(view[V_STOCK_LEFT], dtype=np.int64), hands, view[V_TAKEN : V_TAKEN + MAX_SEATS],
                       view[V_DISCARDED : V_DISCARDED + MAX_SEATS], my_draws, passes, view[V_DRAWS], me, phase, drawn,
-                      view[V_STYLE:V_STYLE_END])
+                      view[V_STYLE:V_STYLE_END], view[V_LOG_TURNS:V_LOG_END])
 
 
 @njit(cache=True)

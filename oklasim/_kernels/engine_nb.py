@@ -28,6 +28,15 @@ from .layout import (
     ACE_GIN_ONLY,
     BIG_GIN,
     BOARD_ROWS,
+    LOG_BITS,
+    LOG_DISCARD_SHIFT,
+    LOG_DRAW_SHIFT,
+    LOG_PASS,
+    LOG_PER_SLOT,
+    LOG_PILE,
+    LOG_SEAT_SHIFT,
+    LOG_STOCK,
+    MAX_LOG_TURNS,
     D_ARRANGE,
     D_DISCARD,
     D_DRAW,
@@ -152,6 +161,8 @@ from .layout import (
     V_KNOCK_DISCARDS,
     V_KNOCK_LIMIT,
     V_LAST_CHANCE,
+    V_LOG,
+    V_LOG_TURNS,
     V_MULTIPLIER,
     V_MY_DRAWS,
     V_N_ARRANGEMENTS,
@@ -397,8 +408,30 @@ def set_hand_nb(board, seat, hand):
 
 
 @njit(cache=True)
+def log_draw_nb(board, seat, how):
+    """Open ``seat``'s turn in the hand's public log: it passed the first upcard or drew (``LOG_*``)."""
+    n = board[0, V_LOG_TURNS]
+    if n < MAX_LOG_TURNS:
+        slot = V_LOG + n // LOG_PER_SLOT
+        entry = seat << LOG_SEAT_SHIFT | how << LOG_DRAW_SHIFT
+        publish_nb(board, slot, board[0, slot] | entry << LOG_BITS * (n % LOG_PER_SLOT))
+    publish_nb(board, V_LOG_TURNS, n + 1)
+
+
+@njit(cache=True)
+def log_discard_nb(board, card):
+    """Close the log's latest turn with its discard."""
+    n = board[0, V_LOG_TURNS] - 1
+    if 0 <= n < MAX_LOG_TURNS:
+        slot = V_LOG + n // LOG_PER_SLOT
+        entry = (card + 1) << LOG_DISCARD_SHIFT
+        publish_nb(board, slot, board[0, slot] | entry << LOG_BITS * (n % LOG_PER_SLOT))
+
+
+@njit(cache=True)
 def draw_nb(board, seat, from_pile):
     """Move a card into ``seat``'s hand from the pile or the stock; returns it."""
+    log_draw_nb(board, seat, LOG_PILE if from_pile else LOG_STOCK)
     if from_pile:
         card = pile_pop_nb(board)
         publish_nb(board, V_TAKEN + seat, board[0, V_TAKEN + seat] | (BIT << card))
@@ -418,6 +451,7 @@ def discard_nb(board, seat, card):
     set_hand_nb(board, seat, board[HIDDEN, S_HANDS + seat] & ~(BIT << card))
     pile_push_nb(board, card)
     publish_nb(board, V_DISCARDED + seat, board[0, V_DISCARDED + seat] | (BIT << card))
+    log_discard_nb(board, card)
     board[seat, V_DRAWN] = NO_CARD
     board[seat, V_FORBIDDEN] = NO_CARD
 
@@ -734,6 +768,7 @@ def apply_nb(board, seat, kind, answer, arrangements, trace, status):
             board[HIDDEN, S_PHASE] = PHASE_AFTER_DRAW
             return E_NONE
         publish_nb(board, V_PASSED + seat, 1)
+        log_draw_nb(board, seat, LOG_PASS)
         if tracing:
             trace_nb(trace, status, board, seat, EV_PASS, 0, 0)
         board[HIDDEN, S_OFFERS] += 1

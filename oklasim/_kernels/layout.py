@@ -95,9 +95,23 @@ MAX_ARRANGEMENTS = 32
 V_ARRANGEMENTS = V_PILE + N_CARDS  # MAX_ARRANGEMENTS x MAX_MELDS_IN_ARRANGEMENT meld masks (at D_ARRANGE)
 V_ASKED = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS  # the card asked about (D_CONFIRM_DISCARD)
 MAX_SEATS = 4
+# The hand's public log, turn by turn in the order played (engine_nb.log_draw_nb / log_discard_nb): what any player
+# at the table has seen, which the pile alone does not tell (whose discard each card was, who took which and when).
+# A turn is LOG_BITS bits: the seat, how it drew (LOG_PASS, LOG_PILE: the first upcard too, LOG_STOCK) and its
+# discard + 1 (0: none yet), LOG_PER_SLOT turns to a slot. V_LOG_TURNS counts on past MAX_LOG_TURNS (a hand that
+# long, possible only through the draw guard, is no longer logged).
+V_LOG_TURNS = V_ASKED + 1
+V_LOG = V_LOG_TURNS + 1
+LOG_SLOTS = 20
+LOG_BITS = 10
+LOG_PER_SLOT = 6
+MAX_LOG_TURNS = LOG_SLOTS * LOG_PER_SLOT
+LOG_PASS, LOG_PILE, LOG_STOCK = 0, 1, 2
+LOG_SEAT_SHIFT, LOG_DRAW_SHIFT, LOG_DISCARD_SHIFT = 0, 2, 4  # fields of a turn: 2, 2 and 6 bits
+V_LOG_END = V_LOG + LOG_SLOTS
 # Public counts over the game so far, STYLE_FIELDS slots per seat (zeroed at each game): what each seat's showdowns
 # showed of how it plays (engine_nb.reveal_nb).
-V_STYLE = V_ASKED + 1
+V_STYLE = V_LOG_END
 STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin
 STYLE_HELD = 1  # showdowns it did not start where its hand allowed a knock it had declined (it had drawn)
 STYLE_GINS = 2  # hands it ended by gin (big gin too)

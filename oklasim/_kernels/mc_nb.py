@@ -22,6 +22,7 @@ from .advise_columns_nb import (
     candidates_nb,
 )
 from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
+from .advise_log_nb import log_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
 from .engine_nb import STATUS_SIZE
@@ -53,6 +54,10 @@ P_DRAWS = 2
 P_CONTINUATION = 3
 P_OPPONENT = 4
 P_PRIOR = 5
+P_WINDOW = 6
+P_PLAYED_DRAWS = 7
+P_ROULETTE = 8
+EXACT_WORLDS = 32  # worlds weighed exactly before the roulette's cutoff is set from the heaviest of them
 
 
 @njit(cache=True)
@@ -73,7 +78,7 @@ def answer_nb(kind, view, column):
 
 
 CONTINUE_SIMPLE, CONTINUE_GREEDY, CONTINUE_EXPERT = 0, 1, 2  # codes of mc's continuation and opponent
-PRIOR_UNIFORM, PRIOR_PLAYED, PRIOR_LATEST_TURN = 0, 1, 2  # codes of mc's prior
+PRIOR_UNIFORM, PRIOR_PLAYED, PRIOR_LATEST_TURN, PRIOR_HISTORY = 0, 1, 2, 3  # codes of mc's prior
 
 
 @njit(cache=True)
@@ -97,8 +102,14 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
     turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
-    code are ``traits``). With more than two players it plays like its
-    continuation strategy.
+    code are ``traits``; 3 = weighted by its play of the hand's latest
+    ``window`` turns, read from the hand's log, its stock draws before them
+    at most ``played_draws`` least-deadwood draws: ``advise_log_nb``, the
+    advisor's ``--history``; 2 where the log cannot be read), and ``roulette``
+    (0: every world weighed exactly and played; above 0, the worlds after the
+    first EXACT_WORLDS below that share of their heaviest are kept by chance,
+    ``advise_history_nb.roulette_nb``). With more than two players it plays
+    like its continuation strategy.
     """
     me = view[V_SEAT]
     rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
@@ -147,15 +158,32 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
     prior = played_prior_nb(view, kind) if params[P_PRIOR] != PRIOR_UNIFORM else np.array([-1, 0, -1], dtype=np.int64)
     evidence = no_evidence_nb(V_SIZE)
-    if params[P_PRIOR] == PRIOR_LATEST_TURN:
+    model_traits = traits[int64(params[P_OPPONENT])]
+    read = False
+    if params[P_PRIOR] == PRIOR_HISTORY:
+        turns, snapshots, logged_prior, read = log_evidence_nb(view, int64(params[P_WINDOW]),
+                                                               int64(params[P_PLAYED_DRAWS]))
+        if read:
+            prior = logged_prior
+            if turns.shape[0] > 0:
+                evidence = (turns, snapshots, DEFAULT_SLIP, model_traits)
+    if params[P_PRIOR] == PRIOR_LATEST_TURN or (params[P_PRIOR] == PRIOR_HISTORY and not read):
         turns, snapshots = new_latest_evidence_nb()
         opponent_draws = prior[0]  # its stock draws this hand, as the played prior counts them
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
-            evidence = (turns, snapshots, DEFAULT_SLIP, traits[int64(params[P_OPPONENT])])
-    weights = np.empty(samples, dtype=np.float64)
-    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, 0.0, 0, samples, cont_fn, opp_fn,
-                           forced_fn, rollout_params, out, weights, status, np.zeros(1, dtype=np.int64))
+            evidence = (turns, snapshots, DEFAULT_SLIP, model_traits)
+    # The first worlds weighed exactly; with ``roulette``, the others below that share of the heaviest of them by
+    # Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for the same time.
+    exact = samples if params[P_ROULETTE] == 0 else min(EXACT_WORLDS, samples)
+    weights = np.zeros(samples, dtype=np.float64)
+    stop = np.zeros(1, dtype=np.int64)
+    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, 0.0, 0, exact, cont_fn, opp_fn,
+                           forced_fn, rollout_params, out[:exact], weights[:exact], status, stop)
+    if not error and exact < samples:
+        cutoff = params[P_ROULETTE] * weights[:exact].max()
+        error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, cutoff, exact, samples, cont_fn,
+                               opp_fn, forced_fn, rollout_params, out[exact:], weights[exact:], status, stop)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
     best, best_total = 0, -np.inf

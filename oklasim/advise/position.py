@@ -396,10 +396,12 @@ def view_of(position: Position, history=None) -> np.ndarray:
     else:  # the turns went round from the seat after those who passed
         first = (p.dealer + 1 + passes) % n
         mine = sum(1 for i in range(draws) if (first + i) % n == 0)
+    log = B.NO_LOG
     if history is not None:
         v = history.view
         taken[:] = v[L.V_TAKEN : L.V_TAKEN + L.MAX_SEATS]
         discarded[:] = v[L.V_DISCARDED : L.V_DISCARDED + L.MAX_SEATS]
+        log = v[L.V_LOG_TURNS : L.V_LOG_END]
         draws = v[L.V_DRAWS]
         mine = v[L.V_MY_DRAWS]
         passes = history.passed
@@ -413,7 +415,7 @@ def view_of(position: Position, history=None) -> np.ndarray:
     scores[:n] = p.scores or 0
     B.mid_hand_board_nb(board, p.rules.to_array(), p.dealer, 0, scores, upcard,
                         np.asarray(p.pile, dtype=np.int64), np.zeros(p.stock, dtype=np.int64), hands, taken, discarded,
-                        my_draws, passes, draws, 0, phase, drawn, B.NO_STYLES)
+                        my_draws, passes, draws, 0, phase, drawn, B.NO_STYLES, log)
     board[0, L.V_LAST_CHANCE] = int(p.last_chance)  # as the engine's offer of the fiftieth card shows it
     return board[0]
 

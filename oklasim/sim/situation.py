@@ -118,5 +118,5 @@ def board_for(rules: Rules, situation: Situation) -> np.ndarray:
                         np.asarray(situation.scores, dtype=np.int64), situation.upcard,
                         np.asarray(situation.pile, dtype=np.int64), np.asarray(situation.complete_stock(), dtype=np.int64),
                         hands, taken, discarded, my_draws, passes_of(rules.players, situation), situation.draws,
-                        situation.turn, PHASES[situation.phase], L.NO_CARD, B.NO_STYLES)
+                        situation.turn, PHASES[situation.phase], L.NO_CARD, B.NO_STYLES, B.NO_LOG)
     return board

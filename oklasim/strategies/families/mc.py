@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
 from oklasim._kernels.mc_nb import mc_decide_nb
@@ -45,9 +46,15 @@ FAMILY = Family(
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
         Param("continuation", 0, 0, 2, "strategy playing the rollouts on: 0 = simple, 1 = greedy, 2 = expert"),
         Param("opponent", 0, 0, 2, "model of the opponent in the rollouts: 0 = simple, 1 = greedy, 2 = expert"),
-        Param("prior", 1, 0, 2, "worlds: 0 = uniform, 1 = least-deadwood draws, fitting its last discard, 2 = as "
+        Param("prior", 1, 0, 3, "worlds: 0 = uniform, 1 = least-deadwood draws, fitting its last discard, 2 = as "
                                 "played and weighted by the opponent model's play of its latest turn (oklasim advise "
-                                "without a history)"),
+                                "without a history), 3 = weighted by its play of the hand's latest turns, from the "
+                                "hand's log (oklasim advise --history)"),
+        Param("window", DEFAULT_WINDOW, 0, 40, "prior 3: the opponent's latest turns weighed (0: all, its hand uniform)"),
+        Param("played_draws", DEFAULT_PLAYED_DRAWS, 0, 20, "prior 3: at most this many of its stock draws before them, least-deadwood"),
+        Param("roulette", 0, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept "
+                                   "by chance (unbiased) and most dropped unplayed; 0: every world weighed exactly",
+              integer=False),
     ),
     presets={"mc_fast": {"samples": 8}},
 )

@@ -2,16 +2,20 @@
 
 Where a knock is legal, it weighs knocking with each legal discard against
 playing on: it samples ``samples`` worlds (the opponent's hand and the
-stock) as ``oklasim advise`` does without a history (the opponent's hand
-improved as played, each world weighted by how likely ``expert`` was to
-make its latest discard and not knock, holding it), settles each knock by
-the showdown and plays the hand on with ``expert`` in both seats, and takes
-the candidate with the most points on the weighted average. ``discards``
-extends the search to that many sensible discards at each discard, ``draws=1``
-to the draws; elsewhere it plays as ``expert``. Worlds come from its own
-random stream, so any game replays from its seed. Two players only: with
-more it plays as ``expert``. Built on ``mc`` (the same machinery, with
-``prior=2``): the opponent model and the continuation are expert.
+stock) as ``oklasim advise --history`` does, from the hand's public log:
+each world weighted by how likely the opponent model was to play its latest
+``window`` turns as it did (its draws, its discards, the knocks it let
+pass), its hand before them shaped by at most ``played_draws``
+least-deadwood stock draws. It settles each knock by the showdown, plays
+the hand on with ``expert`` in both seats, and takes the candidate with the
+most points on the weighted average. ``discards`` extends the search to
+that many sensible discards at each discard, ``draws=1`` to the draws;
+elsewhere it plays as ``expert``. Worlds come from its own random stream,
+so any game replays from its seed. Two players only: with more it plays as
+``expert``. Built on ``mc`` (the same machinery, with ``prior=3``): the
+opponent model and the continuation are expert. Where the log cannot be
+read (a board built from a position rather than played), the opponent's
+latest turn, rebuilt from the pile, weighs the worlds (``prior=2``).
 
 The opponent model follows the opponent's style as the game's showdowns
 show it (``V_STYLE``, read as ``expert`` reads it): an opponent whose chance
@@ -24,10 +28,8 @@ is ``expert``, whose "did not knock" is the likelier reading when nothing
 is known, while expert's own switch starts from the timing that is safe
 against ``eaai``.
 
-Where it stands: the worlds weigh the opponent's latest turn only, not the
-whole history of the hand (the engine gives a strategy the public cards,
-not the order of the turns); the advisor's calibration of that model is in
-``reports/advise_calibration``.
+The advisor's calibration of the history model (the window, the played
+draws, the slip) is in ``reports/advise_calibration``.
 """
 
 from pathlib import Path
@@ -36,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from oklasim._kernels import mc_nb as M
+from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim.strategies.registry import family_module
 from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel, opponents_holding_nb
 
@@ -44,9 +47,9 @@ MC = family_module(HERE / "mc.py")
 
 FAMILY = Family(
     name="search",
-    doc="expert's play; each knock searched over worlds weighted by the opponent's latest turn, expert in both seats.",
+    doc="expert's play; each knock searched over worlds weighted by the opponent's play this hand, expert in both seats.",
     params=(
-        Param("samples", 512, 1, 4096, "worlds sampled per searched decision"),
+        Param("samples", 4096, 1, 65536, "worlds drawn per searched decision (most dropped unplayed by the roulette)"),
         Param("discards", 0, 0, 11, "sensible discards searched at each discard; 0 = expert's own"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
         Param("knocker_below", 0.5, 0, 1, "model the opponent as knocking whenever legal when its chance of holding "
@@ -54,11 +57,18 @@ FAMILY = Family(
         Param("holding_prior", 0.5, 0, 1, "that chance before any showdown (from knocker_below up, the "
                                           "model starts as expert)", integer=False),
         Param("holding_weight", 2, 0, 20, "showdowns that prior is worth", integer=False),
+        Param("window", DEFAULT_WINDOW, 0, 40, "the opponent's latest turns of the hand that weigh the worlds "
+                                               "(0: all, its hand uniform: the exact posterior, fewer effective worlds)"),
+        Param("played_draws", DEFAULT_PLAYED_DRAWS, 0, 20, "at most this many of its stock draws before them shape "
+                                                           "its hand as least-deadwood draws"),
+        Param("roulette", 0.1, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept by "
+                                   "chance (unbiased) and most dropped unplayed; 0: every world weighed and played",
+              integer=False),
     ),
-    presets={"search_fast": {"samples": 32}},
+    presets={"search_fast": {"samples": 512}},
 )
 
-SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT = range(6)  # FAMILY.params, in order
+SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE = range(9)
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -81,6 +91,9 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_DRAWS] = params[DRAWS]
         as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
         as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
-        as_mc[M.P_PRIOR] = M.PRIOR_LATEST_TURN
+        as_mc[M.P_PRIOR] = M.PRIOR_HISTORY
+        as_mc[M.P_WINDOW] = params[WINDOW]
+        as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
+        as_mc[M.P_ROULETTE] = params[ROULETTE]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
                               opponent_params_nb(view, params), MC.TRAITS)
