@@ -84,9 +84,15 @@ FIELD_MASK = 3  # the seat and the draw fields are two bits each
 
 
 @njit(cache=True, inline="always")
+def log_entry_nb(view, i):
+    """The log's turn ``i``, packed (``LOG_BITS`` bits)."""
+    return view[V_LOG + i // LOG_PER_SLOT] >> LOG_BITS * (i % LOG_PER_SLOT) & LOG_MASK
+
+
+@njit(cache=True, inline="always")
 def log_turn_nb(view, i):
     """(seat, how it drew ``LOG_*``, its discard or NO_CARD) of the log's turn ``i``."""
-    entry = view[V_LOG + i // LOG_PER_SLOT] >> LOG_BITS * (i % LOG_PER_SLOT) & LOG_MASK
+    entry = log_entry_nb(view, i)
     return entry >> LOG_SEAT_SHIFT & FIELD_MASK, entry >> LOG_DRAW_SHIFT & FIELD_MASK, (entry >> LOG_DISCARD_SHIFT) - 1
 
 
@@ -97,7 +103,7 @@ def log_prefix_nb(view, turns, with_discard):
     out = np.zeros(V_LOG_END - V_LOG_TURNS, dtype=np.int64)
     out[0] = turns
     for i in range(turns):
-        entry = view[V_LOG + i // LOG_PER_SLOT] >> LOG_BITS * (i % LOG_PER_SLOT) & LOG_MASK
+        entry = log_entry_nb(view, i)
         if i == turns - 1 and not with_discard:
             entry &= (1 << LOG_DISCARD_SHIFT) - 1
         out[1 + i // LOG_PER_SLOT] |= entry << LOG_BITS * (i % LOG_PER_SLOT)
