@@ -59,10 +59,10 @@ def seat_zero_decisions(rules, seed, games=2):
             board.apply(seat, kind, random_answer(rnd, view, kind))
 
 
-@pytest.mark.parametrize("preset", ["seeds", "eaai"])
-def test_the_log_tells_every_turn_in_order(preset):
+@pytest.mark.parametrize("preset, players", [("seeds", 2), ("eaai", 2), ("seeds", 3), ("seeds", 4)])
+def test_the_log_tells_every_turn_in_order(preset, players):
     checked = 0
-    for view, _, events in seat_zero_decisions(Rules.preset(preset), 5):
+    for view, _, events in seat_zero_decisions(Rules.preset(preset).replace(players=players), 5):
         turns = [e for e in events if e.name in DRAW_OF]
         discards = [e.a for e in events if e.name == "discard"]
         assert view[L.V_LOG_TURNS] == len(turns)
@@ -116,3 +116,20 @@ def test_the_strategies_default_to_the_advisors_history_model():
     from oklasim.advise.request import Request
 
     assert (DEFAULT_WINDOW, DEFAULT_PLAYED_DRAWS) == (Request().window, Request().played_draws)
+
+
+def test_a_hand_longer_than_the_log_is_counted_not_logged():
+    from oklasim._kernels import engine_nb as E
+
+    board = E.new_board()
+    board[:, L.V_PLAYERS] = 2
+    for turn in range(L.MAX_LOG_TURNS):
+        E.log_draw_nb(board, turn % 2, L.LOG_STOCK)
+        E.log_discard_nb(board, turn % 52)
+    full = board[0, L.V_LOG : L.V_LOG_END].copy()
+    assert log_turn_nb(board[1], L.MAX_LOG_TURNS - 1) == (1, L.LOG_STOCK, (L.MAX_LOG_TURNS - 1) % 52)
+    E.log_draw_nb(board, 0, L.LOG_PILE)
+    E.log_discard_nb(board, 7)
+    assert board[0, L.V_LOG_TURNS] == board[1, L.V_LOG_TURNS] == L.MAX_LOG_TURNS + 1
+    assert np.array_equal(board[0, L.V_LOG : L.V_LOG_END], full)
+    assert opponent_turns_nb(board[0]) == -1
