@@ -77,7 +77,7 @@ from oklasim._kernels.kit_nb import (
     rank_count_nb,
     take_lowers_deadwood_nb,
 )
-from oklasim._kernels.advise_log_nb import log_turn_nb
+from oklasim._kernels.engine_nb import log_turn_nb
 from oklasim._kernels.opponents_nb import (
     OPPONENT_DEADWOOD_CARDS,
     OPPONENT_DRAWS_SCALE,

@@ -7,7 +7,8 @@ import pytest
 
 from oklasim._kernels import advise_history_nb as H
 from oklasim._kernels import layout as L
-from oklasim._kernels.advise_log_nb import log_evidence_nb, log_turn_nb, opponent_turns_nb
+from oklasim._kernels.advise_log_nb import log_evidence_nb, opponent_turns_nb
+from oklasim._kernels.engine_nb import log_turn_nb
 from oklasim.advise.history import history_text, parse_history, replay
 from oklasim.game.rules import Rules
 from oklasim.sim.board import GameBoard

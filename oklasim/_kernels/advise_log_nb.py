@@ -34,16 +34,12 @@ from .advise_history_nb import (
     TURN_UPCARD,
 )
 from .cards_nb import BIT, FULL_DECK, N_CARDS
-from .engine_nb import close_knock_offer_nb, seed_views_nb
+from .engine_nb import close_knock_offer_nb, log_entry_nb, log_place_nb, log_turn_nb, seed_views_nb
 from .layout import (
     BOARD_ROWS,
-    LOG_BITS,
     LOG_DISCARD_SHIFT,
-    LOG_DRAW_SHIFT,
     LOG_PASS,
-    LOG_PER_SLOT,
     LOG_PILE,
-    LOG_SEAT_SHIFT,
     LOG_STOCK,
     MAX_LOG_TURNS,
     MAX_SEATS,
@@ -59,7 +55,6 @@ from .layout import (
     V_DRAWS,
     V_HAND,
     V_HAND_NUMBER,
-    V_LOG,
     V_LOG_END,
     V_LOG_TURNS,
     V_PILE_MASK,
@@ -79,22 +74,6 @@ from .rng_nb import HISTORY_VIEWS
 # The advisor's calibrated history model (``Request.window``, ``Request.played_draws``: reports/advise_calibration).
 DEFAULT_WINDOW = 3
 DEFAULT_PLAYED_DRAWS = 3
-LOG_MASK = (1 << LOG_BITS) - 1
-FIELD_MASK = 3  # the seat and the draw fields are two bits each
-
-
-@njit(cache=True, inline="always")
-def log_entry_nb(view, i):
-    """The log's turn ``i``, packed (``LOG_BITS`` bits)."""
-    return view[V_LOG + i // LOG_PER_SLOT] >> LOG_BITS * (i % LOG_PER_SLOT) & LOG_MASK
-
-
-@njit(cache=True, inline="always")
-def log_turn_nb(view, i):
-    """(seat, how it drew ``LOG_*``, its discard or NO_CARD) of the log's turn ``i``."""
-    entry = log_entry_nb(view, i)
-    return entry >> LOG_SEAT_SHIFT & FIELD_MASK, entry >> LOG_DRAW_SHIFT & FIELD_MASK, (entry >> LOG_DISCARD_SHIFT) - 1
-
 
 @njit(cache=True)
 def log_prefix_nb(view, turns, with_discard):
@@ -106,7 +85,8 @@ def log_prefix_nb(view, turns, with_discard):
         entry = log_entry_nb(view, i)
         if i == turns - 1 and not with_discard:
             entry &= (1 << LOG_DISCARD_SHIFT) - 1
-        out[1 + i // LOG_PER_SLOT] |= entry << LOG_BITS * (i % LOG_PER_SLOT)
+        slot, shift = log_place_nb(i)
+        out[slot - V_LOG_TURNS] |= entry << shift
     return out
 
 
@@ -151,7 +131,6 @@ def log_evidence_nb(view, window, played_draws):
     my_draws = np.zeros(MAX_SEATS, dtype=np.int64)
     taken = np.zeros(MAX_SEATS, dtype=np.int64)
     discarded = np.zeros(MAX_SEATS, dtype=np.int64)
-    hands = np.zeros(MAX_SEATS, dtype=np.int64)
     unknown = np.full(count, NO_CARD, dtype=np.int64)  # per turn of its, a discard not known to be its
     board = np.zeros((BOARD_ROWS, V_SIZE), dtype=np.int64)
     k = 0  # the opponent's turns so far

@@ -407,14 +407,38 @@ def set_hand_nb(board, seat, hand):
     board[seat, V_HAND] = hand
 
 
+LOG_MASK = (1 << LOG_BITS) - 1
+LOG_FIELD_MASK = 3  # the seat and the draw fields are two bits each
+
+
+@njit(cache=True, inline="always")
+def log_place_nb(i):
+    """(view slot, bit shift) of the log's turn ``i``."""
+    return V_LOG + i // LOG_PER_SLOT, LOG_BITS * (i % LOG_PER_SLOT)
+
+
+@njit(cache=True, inline="always")
+def log_entry_nb(view, i):
+    """The log's turn ``i``, packed (``LOG_BITS`` bits)."""
+    slot, shift = log_place_nb(i)
+    return view[slot] >> shift & LOG_MASK
+
+
+@njit(cache=True, inline="always")
+def log_turn_nb(view, i):
+    """(seat, how it drew ``LOG_*``, its discard or NO_CARD) of the log's turn ``i``."""
+    entry = log_entry_nb(view, i)
+    return (entry >> LOG_SEAT_SHIFT & LOG_FIELD_MASK, entry >> LOG_DRAW_SHIFT & LOG_FIELD_MASK,
+            (entry >> LOG_DISCARD_SHIFT) - 1)
+
+
 @njit(cache=True)
 def log_draw_nb(board, seat, how):
     """Open ``seat``'s turn in the hand's public log: it passed the first upcard or drew (``LOG_*``)."""
     n = board[0, V_LOG_TURNS]
     if n < MAX_LOG_TURNS:
-        slot = V_LOG + n // LOG_PER_SLOT
-        entry = seat << LOG_SEAT_SHIFT | how << LOG_DRAW_SHIFT
-        publish_nb(board, slot, board[0, slot] | entry << LOG_BITS * (n % LOG_PER_SLOT))
+        slot, shift = log_place_nb(n)
+        publish_nb(board, slot, board[0, slot] | (seat << LOG_SEAT_SHIFT | how << LOG_DRAW_SHIFT) << shift)
     publish_nb(board, V_LOG_TURNS, n + 1)
 
 
@@ -423,9 +447,8 @@ def log_discard_nb(board, card):
     """Close the log's latest turn with its discard."""
     n = board[0, V_LOG_TURNS] - 1
     if 0 <= n < MAX_LOG_TURNS:
-        slot = V_LOG + n // LOG_PER_SLOT
-        entry = (card + 1) << LOG_DISCARD_SHIFT
-        publish_nb(board, slot, board[0, slot] | entry << LOG_BITS * (n % LOG_PER_SLOT))
+        slot, shift = log_place_nb(n)
+        publish_nb(board, slot, board[0, slot] | (card + 1) << LOG_DISCARD_SHIFT << shift)
 
 
 @njit(cache=True)
