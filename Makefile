@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-fast demo bench peer clean
+.PHONY: install test test-fast demo docs bench peer clean
 
 install: $(STAMP)
 
@@ -28,6 +28,13 @@ test: install
 # Everything but the tests marked slow, for the edit-run loop.
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# The documentation site, into site/ (ignored by git). --strict: any warning (a broken link or anchor, a page left out
+# of the navigation, an API reference that no longer resolves) is an error. `make test` builds it too
+# (tests/test_docs.py), and runs every example of the README and the site (tests/test_readme.py,
+# tests/test_doc_examples.py).
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # A real, small study end to end: the "when to knock" grid on a quick sample, and its report.
 demo: install

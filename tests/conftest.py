@@ -8,6 +8,10 @@ from processes import descendants, wait_for
 
 from oklasim.runs import backends
 
+# No time limit per example (hypothesis' default is 200 ms): the suite runs on loaded machines, and the first
+# example of a kernel's property compiles the kernel.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 # A few examples per property: for the kernels run in plain Python (tests/test_kernel_coverage.py).
 settings.register_profile("plain_python", max_examples=10, deadline=None)
 

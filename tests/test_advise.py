@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from advisor_clock import batches_held_until_stopped, fake_clock, seconds_per_world
 from click.testing import CliRunner
 
 from oklasim._kernels import advise_worlds_nb as W
@@ -267,12 +268,12 @@ def test_cli_human_json_and_errors():
     assert {"points", "undercut_risk", "win_chance", "samples", "status"} <= set(first)
     assert first["points"]["low"] <= first["points"]["mean"] <= first["points"]["high"]
     bad = cli(SITUATION["hand"], "--upcard", "9c", "--pile", "9c Ks")
-    assert bad.exit_code == 1 and bad.output == "Error: Ks cannot be both in your hand and on the pile\n"
+    assert bad.exit_code == 1 and bad.output == "Error: Ks cannot be both in your hand and on the pile (HAND, --pile)\n"
     assert cli("--upcard", "9c").output == "Error: give your hand (HAND, or hand in --file)\n"
     scored = cli(*args, "--scores", "40 65", "--json")
     assert scored.exit_code == 0 and json.loads(scored.output)["position"]["scores"] == [40, 65]
     bad_scores = cli(*args, "--scores", "40,6x")
-    assert bad_scores.exit_code == 1 and bad_scores.output.startswith("Error: scores '40,6x': whole numbers")
+    assert bad_scores.exit_code == 1 and bad_scores.output.startswith("Error: --scores '40,6x': whole numbers")
 
 
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
@@ -501,27 +502,27 @@ def test_the_plan_plays_on_as_said():
 @pytest.mark.parametrize(
     "option, value, message",
     [
-        ("--seconds", "0", "max_seconds 0.0: a positive number of seconds"),
-        ("--seconds", "-1", "max_seconds -1.0: a positive number of seconds"),
-        ("--seconds", "nan", "max_seconds nan: a positive number of seconds"),
-        ("--precision", "nan", "precision nan: a positive number of points"),
-        ("--workers", "0", "workers 0: a whole number of threads, at least 1"),
-        ("--samples", "0", "max_samples 0: a whole number of worlds, at least 1"),
-        ("--confidence", "1", "confidence 1.0: a probability between 0 and 1"),
-        ("--slip", "0.5", "slip 0.5: a chance from 0 to below 0.5"),
-        ("--played-draws", "-1", "played_draws -1: a number of draws, 0 or more"),
-        ("--plan", "fold", "plan 'fold'"),
+        ("--seconds", "0", "--seconds 0.0: a positive number of seconds"),
+        ("--seconds", "-1", "--seconds -1.0: a positive number of seconds"),
+        ("--seconds", "nan", "--seconds nan: a positive number of seconds"),
+        ("--precision", "nan", "--precision nan: a positive number of points"),
+        ("--workers", "0", "--workers 0: a whole number of threads, at least 1"),
+        ("--samples", "0", "--samples 0: a whole number of worlds, at least 1"),
+        ("--confidence", "1", "--confidence 1.0: a probability between 0 and 1"),
+        ("--slip", "0.5", "--slip 0.5: a chance from 0 to below 0.5"),
+        ("--played-draws", "-1", "--played-draws -1: a number of draws, 0 or more"),
+        ("--plan", "fold", "--plan 'fold'"),
         # Out of range (issue 36): every number option has one, and a compass seat needs 3-4 players.
-        ("--seconds", "1e10", "max_seconds 10000000000.0: a positive number of seconds, at most 3600"),
-        ("--samples", "10000000000", "max_samples 10000000000: a whole number of worlds, at least 1 and at most"),
-        ("--workers", "100000", "workers 100000: a whole number of threads, at least 1 and at most 256"),
-        ("--discards", "12", "discards 12: try at least one discard when playing on, at most 11"),
-        ("--window", "101", "window 101: a number of turns, 0 (all) or more (at most 100)"),
-        ("--played-draws", "1000", "played_draws 1000: a number of draws, 0 or more (at most 100)"),
-        ("--opponent-draws", "101", "opponent_draws 101: a number of stock draws, 0 or more (at most 100)"),
-        ("--seed", "-1", "seed -1: a whole number, 0 or more"),
-        ("--dealer", "left", "dealer = 'left': with 2 players 'me' or 'opponent'"),
-        ("--dealer", "right", "dealer = 'right': with 2 players 'me' or 'opponent'"),
+        ("--seconds", "1e10", "--seconds 10000000000.0: a positive number of seconds, at most 3600"),
+        ("--samples", "10000000000", "--samples 10000000000: a whole number of worlds, at least 1 and at most"),
+        ("--workers", "100000", "--workers 100000: a whole number of threads, at least 1 and at most 256"),
+        ("--discards", "12", "--discards 12: try at least one discard when playing on, at most 11"),
+        ("--window", "101", "--window 101: a number of turns, 0 (all) or more (at most 100)"),
+        ("--played-draws", "1000", "--played-draws 1000: a number of draws, 0 or more (at most 100)"),
+        ("--opponent-draws", "101", "--opponent-draws 101: a number of stock draws, 0 or more (at most 100)"),
+        ("--seed", "-1", "--seed -1: a whole number, 0 or more"),
+        ("--dealer", "left", "--dealer 'left': with 2 players 'me' or 'opponent'"),
+        ("--dealer", "right", "--dealer 'right': with 2 players 'me' or 'opponent'"),
     ],
 )
 def test_nonsense_budgets_are_refused_in_one_line(option, value, message):
@@ -530,26 +531,23 @@ def test_nonsense_budgets_are_refused_in_one_line(option, value, message):
     assert message in result.output and "Traceback" not in result.output
 
 
-def test_the_time_budget_holds_against_a_slow_opponent():
-    import time
-
-    from oklasim.strategies.registry import resolve
-
-    resolve("mc(samples=256)")  # compiled before the clock starts
-    started = time.perf_counter()
-    advice = advise(**SITUATION, opponent="mc(samples=256)", max_seconds=1.0, precision=0.01, seed=2)
-    took = time.perf_counter() - started
-    assert advice.stop_reason == "time" and 0 < advice.samples < 2000
-    assert took < 4.0  # about the budget: the first batch is small and the later ones fit the time left
+def test_the_time_budget_holds_against_a_slow_opponent(monkeypatch):
+    """Worlds of 10 s each on the advisor's clock, 3000 s to spend: the first batch is small and the later ones fit
+    the time left, so the sampling uses the budget and ends within it, at 300 worlds at most."""
+    seconds_per_world(monkeypatch, 10.0)
+    advice = advise(**SITUATION, opponent="greedy", max_seconds=3000, precision=0.01, seed=2, workers=1)
+    assert advice.stop_reason == "time" and FIRST_BATCH < advice.samples <= 300
+    assert advice.seconds <= 3000
 
 
-def test_the_deadline_cuts_into_a_batch():
-    """Against an opponent whose worlds take seconds, the budget stops the workers inside the first batch."""
-    from oklasim.strategies.registry import resolve
-
-    resolve("mc(samples=2048)")
-    advice = advise(**SITUATION, opponent="mc(samples=2048)", max_seconds=0.3, workers=2, seed=3)
-    assert advice.stop_reason == "time" and 1 <= advice.samples < FIRST_BATCH
+def test_the_deadline_cuts_into_a_batch(monkeypatch):
+    """Worlds slower than the budget (held until the advisor stops them; a second passes at each look at the clock):
+    the budget stops the workers inside the first batch, and they leave every world but the first, always finished
+    so that there is an answer."""
+    fake_clock(monkeypatch, tick=1.0)
+    batches_held_until_stopped(monkeypatch)
+    advice = advise(**SITUATION, opponent="greedy", max_seconds=0.5, workers=2, seed=3)
+    assert advice.stop_reason == "time" and advice.samples == 1 < FIRST_BATCH
 
 
 @pytest.mark.parametrize("history", ["opp pass; me upcard", "me pass; opp pass; me stock", "opp upcard Kh; me pile"])

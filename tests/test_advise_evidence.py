@@ -5,6 +5,7 @@ import json
 import math
 
 import pytest
+from advisor_clock import fake_clock
 from click.testing import CliRunner
 
 from oklasim.advise import advise, read_position
@@ -34,11 +35,12 @@ def finite(estimate) -> bool:
 # -- enough evidence, or none ----------------------------------------------------------------------
 
 
-def test_the_sample_budget_waits_for_the_evidence_while_there_is_time():
+def test_the_sample_budget_waits_for_the_evidence_while_there_is_time(monkeypatch):
     """64 worlds hold fewer than RECOMMEND_ESS effective ones: the sampling goes on, then stops as soon as they are
     there, at a batch the seed fixes (the same answer whatever the workers), with a recommendation and finite
-    intervals."""
-    runs = [advise(**HISTORY, **FAST, seed=3, max_samples=64, max_seconds=120, precision=None, workers=w)
+    intervals. The advisor's clock stands still: there is always time left."""
+    fake_clock(monkeypatch)
+    runs = [advise(**HISTORY, **FAST, seed=3, max_samples=64, max_seconds=3600, precision=None, workers=w)
             for w in (1, 2)]
     advice = runs[0]
     assert advice.stop_reason == "samples" and advice.samples > 64 and advice.ess >= RECOMMEND_ESS
@@ -76,8 +78,10 @@ def test_too_little_evidence_gives_no_recommendation():
     json.dumps(out)  # infinite intervals and all
 
 
-def test_the_cli_says_why_it_gives_no_recommendation():
-    """A time budget too short for the evidence: one line says so, exit 0, no star and no recommendation."""
+def test_the_cli_says_why_it_gives_no_recommendation(monkeypatch):
+    """A time budget too short for the evidence (a second passes at each look at the advisor's clock): one line says
+    so, exit 0, no star and no recommendation."""
+    fake_clock(monkeypatch, tick=1.0)
     result = cli(HISTORY["hand"], "--upcard", "9c", "--history", HISTORY["history"], "--opponent", "greedy",
                  "--me", "simple", "--seconds", "0.001", "--samples", "64")
     assert result.exit_code == 0, result.output

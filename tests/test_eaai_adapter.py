@@ -16,10 +16,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from processes import wait_for
 
 from oklasim.analysis.match import match
 from oklasim.analysis.stats import proportion
@@ -104,17 +104,24 @@ def test_unknown_strategy_is_one_clear_error(build):
     assert "oklasim agent refused strategy: unknown strategy 'nonesuch'" in err
 
 
+def writes(pid: int) -> int:
+    """The write calls process ``pid`` has made (from /proc); 0 once it is gone."""
+    try:
+        io = Path(f"/proc/{pid}/io").read_text()
+    except OSError:
+        return 0
+    return next(int(line.split()[1]) for line in io.splitlines() if line.startswith("syscw:"))
+
+
 def test_agent_ends_when_the_referee_is_killed(build):
+    """Killed mid-game: once the agent has answered the referee's first decisions. Without bytecode to cache, the
+    agent writes nothing before its hello, and after it only its answers (and on a first run the kernels it
+    compiles), one write each. The timeouts are safety nets: a slow machine only waits longer."""
     seed = random.randrange(2 * 10**9, 3 * 10**9)
-    process = java(build, 100_000, "simple", seed)
-    deadline = time.monotonic() + 60
-    while not agents_with_seed(seed) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert agents_with_seed(seed), "the agent never started"
-    time.sleep(1)  # mid-game
+    process = java(build, 100_000, "simple", seed, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert wait_for(lambda: agents_with_seed(seed), 300), "the agent never started"
+    (agent,) = agents_with_seed(seed)
+    assert wait_for(lambda: writes(agent) > 1 + 10, 900), "the agent never answered 10 decisions"
     process.send_signal(signal.SIGKILL)
-    process.communicate(timeout=30)
-    deadline = time.monotonic() + 20
-    while agents_with_seed(seed) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert agents_with_seed(seed) == []
+    process.communicate(timeout=60)
+    assert wait_for(lambda: not agents_with_seed(seed), 300), "the agent outlived the referee"

@@ -34,7 +34,8 @@ def pool_started(process) -> bool:
 
 def interrupt(process, how: str, moment: float, started=pool_started):
     """Signal ``process`` ``moment`` seconds after ``started``; return (exit code, stderr); assert nothing is left."""
-    assert wait_for(lambda: started(process), 120), "the command did not start"
+    # A safety net: on a first run the driver compiles the kernels before it starts the pool.
+    assert wait_for(lambda: started(process), 900), "the command did not start"
     time.sleep(moment)
     sig, group = SIGNALS[how]
     code, err, left = signal_and_collect(process, sig, group)

@@ -358,9 +358,9 @@ def test_policy_never_uses_a_quick_run_silently(study, tmp_path):
     quick_only.mkdir()
     (root / "runs" / "knock-quick").rename(quick_only / "knock-quick")
     try:
-        shown = invoke("--runs", str(quick_only), "--rules", "north_american")
+        shown = invoke("--runs", str(quick_only), "--rules", "pagat")
         assert shown.exit_code != 0 and "--quick run" not in shown.output  # measured under other rules: not offered
-        assert "oklasim policy --rules north_american --write-study" in shown.output
+        assert "oklasim policy --rules pagat --write-study" in shown.output
         quick = invoke("--runs", str(quick_only), "--quick")
         assert quick.exit_code == 0 and "QUICK run" in quick.output
     finally:

@@ -12,7 +12,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from oklasim.game.rules import Rules  # noqa: E402
-from oklasim.table.terminal import play  # noqa: E402
+from oklasim.table.terminal import Quit, play  # noqa: E402
 
 OKLASIM = [sys.executable, "-m", "oklasim.cli"]
 PROMPTS = [
@@ -220,3 +220,114 @@ def test_resume_keeps_the_bot_and_the_coach_and_refuses_another(tmp_path):
         done = subprocess.run(OKLASIM + ["play", "--resume", str(save), *args], capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 1 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+# -- saves that replay exactly, saves that cannot be written or would overwrite a game ----------------------
+
+
+def saved_game(path, moves: int, seed: int = 21, refusals=()) -> list[str]:
+    """A game against greedy saved in ``path`` after ``moves`` moves (each of ``refusals`` typed, and refused,
+    before the first); returns what was shown."""
+    typed = list(refusals)
+    shown: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if typed:
+            return typed.pop(0)
+        if len(json.loads(path.read_text())["moves"]) >= moves:
+            raise Quit
+        return plain_moves(prompt, "\n".join(shown[-40:]))
+
+    play(Rules(), "greedy", seed, save=str(path), ask=ask, say=shown.append)
+    return shown
+
+
+def resumed(path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run(OKLASIM + ["play", "--resume", str(path), *args], capture_output=True, text=True,
+                          timeout=60, input="quit\n")
+
+
+def test_a_refused_move_is_not_saved_and_the_save_replays_exactly(tmp_path):
+    save = tmp_path / "game.json"
+    shown = saved_game(save, 5, refusals=["Zz", "x"])
+    assert sum(line.startswith("  no: ") for line in shown) == 2
+    record = json.loads(save.read_text())
+    assert len(record["moves"]) == 5 and not {"Zz", "x"} & set(record["moves"])
+    done = resumed(save)
+    assert done.returncode == 0 and "5 moves replayed" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda r: {**r, "moves": 5}, "its 'moves' is not a list of moves"),
+    (lambda r: {**r, "seed": [1]}, "its 'seed' is not a whole number"),
+    (lambda r: {**r, "moves": r["moves"][:2] + ["Zz"] + r["moves"][2:]}, "its move 3 'Zz' is refused"),
+    (lambda r: {**r, "moves": r["moves"][:1] + ["t"] + r["moves"][1:]}, "does not replay: its move 2 't' is refused"),
+])
+def test_a_save_that_does_not_replay_exactly_is_refused_at_resume(tmp_path, edit, words):
+    """Never half-replayed: one line, a non-zero exit, nothing shown or played (and the save left as it was)."""
+    save = tmp_path / "game.json"
+    saved_game(save, 6)
+    save.write_text(json.dumps(edit(json.loads(save.read_text()))))
+    before = save.read_text()
+    done = resumed(save)
+    assert done.returncode == 1 and words in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert done.stdout == "" and save.read_text() == before
+
+
+def test_save_refuses_to_overwrite_an_unfinished_game(tmp_path):
+    save = tmp_path / "game.json"
+    saved_game(save, 3)
+    before = save.read_text()
+    done = subprocess.run(OKLASIM + ["play", "--seed", "2", "--save", str(save)], capture_output=True, text=True,
+                          timeout=60, input="quit\n")
+    assert done.returncode == 1 and done.stdout == "" and save.read_text() == before
+    assert done.stderr.strip() == (f"Error: {save} holds an unfinished game: go on with it with --resume {save}, "
+                                   "or give --overwrite to start a new one there")
+    other = tmp_path / "notes.json"
+    other.write_text("[]")
+    done = subprocess.run(OKLASIM + ["play", "--save", str(other)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "exists and is not a saved game" in done.stderr and other.read_text() == "[]"
+    done = subprocess.run(OKLASIM + ["play", "--seed", "2", "--save", str(save), "--overwrite"], capture_output=True,
+                          text=True, timeout=60, input="quit\n")
+    record = json.loads(save.read_text())
+    assert done.returncode == 0 and record["seed"] == 2 and record["moves"] == []
+
+
+@pytest.mark.parametrize("where", ["/sys/x.json", "/proc/x.json"])
+def test_a_save_that_cannot_be_written_is_refused_before_the_first_move(where):
+    done = subprocess.run(OKLASIM + ["play", "--seed", "2", "--save", where], capture_output=True, text=True,
+                          timeout=60, input="n\n")
+    assert done.returncode == 1 and done.stdout == "", done.stdout  # no table shown, no move asked
+    assert done.stderr.startswith(f"Error: cannot save to {where}: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_keys_typed_ahead_do_not_answer_the_next_hands_first_offer():
+    """Lines typed while a hand ends (here with the knock that ends it) are dropped when the next hand starts:
+    the next hand's first question waits for a fresh answer."""
+    child = start("--seed", "5", "--against", "greedy")
+    try:
+        knock_with_keys_typed_ahead(child)
+    finally:
+        child.terminate(force=True)
+
+
+def knock_with_keys_typed_ahead(child) -> None:
+    while True:
+        which = child.expect(PROMPTS)
+        assert which != 5, "the game ended with no knock of yours"
+        screen = child.before
+        if which == 4 and "you may knock" in screen:
+            break
+        child.sendline({0: "n", 1: "n", 2: "s", 3: "1"}.get(which) or turn_move(screen))
+    child.send(turn_move(screen) + "\nt\nt\ns\n")  # the knock, then keys typed ahead
+    which = child.expect(PROMPTS)
+    if which == 3:  # the knock asks which melds to lay: the first typed-ahead line answers it, refused
+        pytest.skip("this seed's knock asks for an arrangement")
+    assert re.search(r"=== hand \d+: ", child.before) and which in (0, 2), child.before  # the next hand's first
+    child.sendline("hand")  # read after whatever input is pending: shows the table again
+    child.expect("your hand")
+    answered = child.before  # what the pending input did, if anything
+    assert "no: " not in answered and "you take the upcard" not in answered and "you draw" not in answered, answered
+    child.sendline("quit")
+    assert finish(child) == 0

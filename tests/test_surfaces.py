@@ -57,7 +57,7 @@ def test_a_bad_fix_names_the_option_it_came_in():
     result = invoke("tune", "threshold", "--against", "greedy", "--fix", "early_draws=abc")
     assert result.exit_code == 1 and "Error: --fix: write parameters as name=number" in result.output, result.output
     result = invoke("tune", "threshold", "--against", "greedy", "--fix", "late_stock=1", "--fix", "late_stock=2")
-    assert "--fix late_stock given more than once" in result.output
+    assert "--fix: late_stock given more than once" in result.output
 
 
 def test_the_equilibriums_exploitability_says_what_its_sign_means():

@@ -209,18 +209,23 @@ def simple_move(state: dict) -> str:
     return next(c for c in state["hand"]["loose"] + state["cards"] if c != decision.get("forbidden"))
 
 
+def send(client, state: dict, move: str):
+    """A move played from the page that showed ``state``: with the number of moves it showed."""
+    return client.post(f"/api/play/{state['id']}/move", json={"move": move, "moves": state["moves"]})
+
+
 def test_a_whole_game_is_played_saved_and_told(client, folders):
     state = client.post("/api/play", json={"against": "simple", "seed": 3}).json()
     assert state["decision"]["kind"] == "take_upcard" and len(state["cards"]) == 10
     while not state["over"]:
-        response = client.post(f"/api/play/{state['id']}/move", json={"move": simple_move(state)})
+        response = send(client, state, simple_move(state))
         assert response.status_code == 200, response.text
         state = response.json()
     assert state["result"]["winner"] in (0, 1) and max(state["result"]["scores"]) >= 100
     assert state["showdowns"] and all(len(s["hands"]) == 2 for s in state["showdowns"])
     record = load_save(folders[0] / "web-games" / f"{state['id']}.json")  # the terminal table's own format
     assert record["finished"] and record["seed"] == 3 and len(record["moves"]) == state["moves"]
-    refused(client.post(f"/api/play/{state['id']}/move", json={"move": "s"}), 409, "game is over")
+    refused(send(client, state, "s"), 409, "game is over")
 
 
 def test_a_saved_game_resumes_in_another_server(folders):
@@ -229,7 +234,7 @@ def test_a_saved_game_resumes_in_another_server(folders):
                        headers={TOKEN_HEADER: TOKEN})
     state = first.post("/api/play", json={"against": "greedy", "seed": 11}).json()
     for _ in range(6):
-        state = first.post(f"/api/play/{state['id']}/move", json={"move": simple_move(state)}).json()
+        state = send(first, state, simple_move(state)).json()
     second = TestClient(create_app(Config(runs=runs, reports=reports), token=TOKEN), base_url="http://127.0.0.1")
     again = second.get(f"/api/play/{state['id']}").json()
     assert again == state
@@ -240,7 +245,7 @@ def test_a_game_saved_here_resumes_at_the_terminal_table(client, folders):
     """The save is the terminal table's format 2: ``oklasim play --resume`` replays the clicks to the same hand."""
     state = client.post("/api/play", json={"against": "simple", "seed": 9}).json()
     while state["moves"] < 12 and not state["over"]:
-        state = client.post(f"/api/play/{state['id']}/move", json={"move": simple_move(state)}).json()
+        state = send(client, state, simple_move(state)).json()
     said = []
 
     def stop(prompt):
@@ -261,20 +266,19 @@ def test_three_players_sit_at_the_table(client):
 
 def test_illegal_moves_are_refused_with_the_referees_reason(client):
     state = client.post("/api/play", json={"against": "simple", "seed": 1}).json()
-    game = f"/api/play/{state['id']}/move"
-    refused(client.post(game, json={"move": "s"}), 400, "is not one of: t, n")
-    state = client.post(game, json={"move": "n"}).json()
+    refused(send(client, state, "s"), 400, "is not one of: t, n")
+    state = send(client, state, "n").json()
     while state["decision"]["kind"] != "draw":
-        state = client.post(game, json={"move": simple_move(state)}).json()
-    state = client.post(game, json={"move": "s"}).json()
+        state = send(client, state, simple_move(state)).json()
+    state = send(client, state, "s").json()
     assert state["decision"]["kind"] in ("discard", "knock")
     absent = next(c for c in ("As", "2s", "3s", "4s", "5s") if c not in state["cards"])
-    refused(client.post(game, json={"move": absent}), 400, "not in")  # the referee's illegal_reason
-    refused(client.post(game, json={"move": "Zz"}), 400, "Zz")
-    refused(client.post(game, json={"move": "knock Ks Kd"}), 400, "name one card")
+    refused(send(client, state, absent), 400, "not in")  # the referee's illegal_reason
+    refused(send(client, state, "Zz"), 400, "Zz")
+    refused(send(client, state, "knock Ks Kd"), 400, "name one card")
     if state["decision"]["kind"] == "discard":
-        refused(client.post(game, json={"move": "knock " + state["cards"][0]}), 400, "'knock' is not asked now")
-    refused(client.post(game, json={"move": ""}), 400, "send the move")
+        refused(send(client, state, "knock " + state["cards"][0]), 400, "'knock' is not asked now")
+    refused(send(client, state, ""), 400, "send the move")
     after = client.get(f"/api/play/{state['id']}").json()
     assert after == state  # every refusal left the game as it was
 

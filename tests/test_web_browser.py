@@ -176,7 +176,11 @@ def test_advice_from_the_card_picker_equals_the_command_line(server, browser, tm
     best = next(c for c in cli["candidates"] if c["status"] == "recommended")
     assert best["label"] in shown and f"{best['points']['mean']:+.2f}" in shown
     screenshot(browser, tmp_path, "advise")
-    browser.get(browser.find_element(By.ID, "permalink").get_attribute("href"))  # the permalink asks again
+    browser.get(browser.find_element(By.ID, "permalink").get_attribute("href"))  # the permalink fills the form...
+    wait(browser, lambda d: "click advise to run it" in d.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "f-pile").get_attribute("value") == "9c 8d 4s"
+    assert not browser.find_element(By.ID, "advice").get_attribute("data-json")  # ...and runs nothing on its own
+    browser.find_element(By.ID, "advise-go").click()
     again = wait(browser, lambda d: d.find_element(By.ID, "advice").get_attribute("data-json"), 120)
     assert json.loads(again)["candidates"] == cli["candidates"]
 

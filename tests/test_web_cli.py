@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from click.testing import CliRunner
-from processes import answers, wait_for
+from processes import answers, free_port, signal_and_collect, start, wait_for
 
 from oklasim.cli import main
 
@@ -53,7 +53,19 @@ def test_serving_beyond_this_machine_warns_first(tmp_path):
         server.communicate(timeout=20)
     assert first.startswith("warning: serving on 0.0.0.0: anyone who can reach this machine")
     assert second.strip() == f"oklasim serve: http://0.0.0.0:{port}/  (Ctrl-C stops it)"
-    assert server.returncode == 0  # stopped cleanly by SIGTERM
+    assert server.returncode == 130  # stopped by SIGTERM as every command is (README: exit 130, one line)
+
+
+def test_ctrl_c_stops_the_server_as_every_command(tmp_path):
+    """Ctrl-C (SIGINT to the terminal's process group): the server closes, then says so in one line and exits 130,
+    as the README says of every command; no traceback."""
+    port = free_port()
+    server = start("serve", "--port", str(port), "--runs", str(tmp_path))
+    assert wait_for(lambda: answers(f"http://127.0.0.1:{port}/"), 30)
+    code, err, left = signal_and_collect(server, signal.SIGINT, group=True)
+    assert code == 130 and not left
+    assert err.strip().splitlines() == [f"oklasim serve: http://127.0.0.1:{port}/  (Ctrl-C stops it)",
+                                        "Error: the server stopped"], err
 
 
 def test_a_bad_port_is_refused_by_the_option():

@@ -28,7 +28,7 @@ from oklasim._kernels import advise_history_nb as H
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim._kernels.rng_nb import HISTORY_VIEWS
-from oklasim.errors import OklasimError
+from oklasim.advise.request import FieldError
 from oklasim.game.cards import N_CARDS, format_card, mask_of, parse_card
 from oklasim.game.rules import Rules
 from oklasim.sim.board import Event, IllegalMove, pile_of
@@ -68,18 +68,18 @@ def parse_history(value) -> list[Turn]:
         words = str(item).split()
         if not words:
             continue
-        where = f"history turn {number} ({str(item).strip()!r})"
+        where = (number, repr(str(item).strip()))
         if words[0].lower() not in WHO or len(words) < 2 or words[1].lower() not in DRAWS or len(words) > 3:
-            raise OklasimError(f"{where}: write <me|opp> <pass|upcard|pile|stock> [discard]")
+            raise _refused(where, "write <me|opp> <pass|upcard|pile|stock> [discard]")
         draw = words[1].lower()
         discard = None
         if len(words) == 3:
             if draw == "pass":
-                raise OklasimError(f"{where}: a pass discards nothing")
+                raise _refused(where, "a pass discards nothing")
             try:
                 discard = parse_card(words[2])
             except ValueError as exc:
-                raise OklasimError(f"{where}: {exc}") from None
+                raise _refused(where, exc) from None
         turns.append(Turn(WHO[words[0].lower()], draw, discard))
     return turns
 
@@ -88,7 +88,7 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     """Play the public history on the engine's step machine (the hidden cards a completion), checking that it can
     have happened; ``ValueError`` if not."""
     if not turns:
-        raise OklasimError("history: give at least the first turn")
+        raise FieldError("{history}: give at least the first turn")
     dealer = 1 - turns[0].seat  # the non-dealer is offered the upcard first
     game = CompletedBoard(rules, observer=None)
     game.deal(dealer, 0, list(scores or (0, 0)), upcard)
@@ -96,14 +96,14 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     opp_turns, snapshots, unknown_discards = [], [], []
     took, passes = None, 0
     for i, turn in enumerate(turns):
-        where = f"history turn {i + 1} ({_describe(turn)})"
+        where = (i + 1, _describe(turn))
         if turn.discard is None and turn.draw != "pass" and not (i == len(turns) - 1 and turn.seat == ME):
-            raise OklasimError(f"{where}: name the card discarded (only your own last turn may stop at the draw)")
+            raise _refused(where, "name the card discarded (only your own last turn may stop at the draw)")
         choice = game.board[turn.seat].copy()
         try:
             card = _draw(game, turn)
         except IllegalMove as refusal:
-            raise OklasimError(f"{where}: {refusal.reason}") from None
+            raise _refused(where, refusal.reason) from None
         if turn.draw == "pass":
             passes += 1
             if turn.seat == OPP:
@@ -121,9 +121,9 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
         try:
             game.discard(turn.seat, d)
         except Unseen:
-            raise OklasimError(f"{where}: {format_card(d)} cannot be discarded: it is elsewhere") from None
+            raise _refused(where, f"{format_card(d)} cannot be discarded: it is elsewhere") from None
         except IllegalMove as refusal:
-            raise OklasimError(f"{where}: {refusal.reason}") from None
+            raise _refused(where, refusal.reason) from None
         if turn.seat == OPP:
             if not known:
                 unknown_discards.append((len(opp_turns), d))
@@ -138,7 +138,8 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     pile = tuple(pile_of(view))
     theirs = game.held_known[OPP] | (int(view[L.V_DISCARDED + OPP]) & ~int(view[L.V_TAKEN + ME]))
     if hand & theirs:
-        raise OklasimError("history: your hand holds a card the opponent has or threw (and you did not take)")
+        raise FieldError("{history}: your hand holds a card the opponent has or threw (and you did not take; "
+                         "{hand})")
     unseen = ((1 << N_CARDS) - 1) & ~hand & ~mask_of(pile) & ~game.held_known[OPP]
     turns_array = np.array(opp_turns, dtype=np.int64).reshape(-1, H.N_TURN_FIELDS)
     for index, d in unknown_discards:  # its stock draws: an unseen card, or one it threw later
@@ -148,6 +149,12 @@ def replay(turns: list[Turn], upcard: int, rules: Rules, scores: tuple[int, int]
     return Replay(pile=pile, opponent_took=int(view[L.V_TAKEN + OPP]), took=took, passed=passes,
                   dealer="me" if dealer == ME else "opponent", view=view.copy(),
                   turns=np.ascontiguousarray(turns_array), snapshots=np.ascontiguousarray(shots))
+
+
+def _refused(where: tuple[int, str], reason) -> FieldError:
+    """The error of one turn of the history: ``where`` is its number and how it reads."""
+    number, text = where
+    return FieldError("{history} turn {number} ({text}): {reason}", number=number, text=text, reason=reason)
 
 
 def _draw(game: CompletedBoard, turn: Turn) -> int:

@@ -13,6 +13,7 @@ import numpy as np
 from oklasim._kernels import advise_board_nb as B
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
+from oklasim.advise.request import FieldError
 from oklasim.errors import OklasimError
 from oklasim.game.cards import N_CARDS, format_card, format_hand, mask_of, parse_cards
 from oklasim.game.rules import Rules
@@ -89,21 +90,22 @@ class Position:
 
 
 def card_list(value, what: str) -> list[int]:
-    """Cards from text ("As 2s"), a card index, or a list of either."""
+    """Cards from text ("As 2s"), a card index, or a list of either; ``what`` says where, naming the request's
+    field as ``{field}`` (see ``FieldError``)."""
     if value is None:
         return []
     if isinstance(value, str):
         try:
             return parse_cards(value)
         except ValueError as exc:
-            raise OklasimError(f"{what}: {exc}") from None
+            raise FieldError(what + ": {reason}", reason=exc) from None
     if isinstance(value, (int, np.integer)):
         return [int(value)]
     cards: list[int] = []
     for item in value:
         for card in card_list(item, what):
             if card in cards:
-                raise OklasimError(f"{what}: {format_card(card)} is listed twice")
+                raise FieldError(what + ": {card} is listed twice", card=format_card(card))
             cards.append(card)
     return cards
 
@@ -118,27 +120,23 @@ def score_list(value) -> tuple[int, ...] | None:
     except (TypeError, ValueError):
         scores = ()
     if not scores or not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in scores):
-        raise OklasimError(f"scores {value!r}: whole numbers, yours then the opponent's, e.g. 40,65")
+        raise FieldError("{scores} {value!r}: whole numbers, yours then the opponent's, e.g. 40,65", value=value)
     return tuple(int(s) for s in scores)
 
 
 def one_card(value, what: str) -> int | None:
     cards = card_list(value, what)
     if len(cards) > 1:
-        raise OklasimError(f"{what}: one card expected, got {len(cards)}")
+        raise FieldError(what + ": one card expected, got {count}", count=len(cards))
     return cards[0] if cards else None
 
 
 def rules_of(rules) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.load(rules)
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    raise OklasimError(f"rules: give a preset name, a TOML file or a table of fields, not {rules!r}")
+    """``Rules.of`` with its error naming the request's field."""
+    try:
+        return Rules.of(rules)
+    except OklasimError as exc:
+        raise FieldError("{rules}: {reason}", reason=exc) from None
 
 
 def read_position(
@@ -165,69 +163,69 @@ def read_position(
     rules = rules_of(rules)
     if players is not None:
         if isinstance(players, bool) or players not in (2, 3, 4):
-            raise OklasimError(f"players {players!r}: 2, 3 or 4")
+            raise FieldError("{players} {value!r}: 2, 3 or 4", value=players)
         rules = rules.replace(players=players)
     n = rules.players
     size = rules.hand_size
-    mine = card_list(hand, "hand")
+    mine = card_list(hand, "{hand}")
     if len(mine) not in (size, size + 1):
-        raise OklasimError(
-            f"a hand of {len(mine)} cards fits no moment of the game: hold {size} cards before your draw "
-            f"or {size + 1} after it"
-        )
+        raise FieldError("{hand}: a hand of {count} cards fits no moment of the game: hold {size} cards before your "
+                         "draw or {after} after it", count=len(mine), size=size, after=size + 1)
     hand_mask = mask_of(mine)
-    pile_cards = tuple(card_list(pile, "pile"))
+    pile_cards = tuple(card_list(pile, "{pile}"))
     pile_mask = mask_of(pile_cards)
     if hand_mask & pile_mask:
-        raise OklasimError(f"{format_hand(hand_mask & pile_mask)} cannot be both in your hand and on the pile")
-    up = one_card(upcard, "upcard")
-    took_card = one_card(took, "took")
+        raise FieldError("{cards} cannot be both in your hand and on the pile ({hand}, {pile})",
+                         cards=format_hand(hand_mask & pile_mask))
+    up = one_card(upcard, "{upcard}")
+    took_card = one_card(took, "{took}")
     groups = opponent_groups(opponent_took, n)
     opp_took = 0
     for group in groups:
         if opp_took & group:
-            raise OklasimError(f"opponent took: {format_hand(opp_took & group)} is listed for two opponents; list it "
-                               "only for the one holding it now")
+            raise FieldError("{opponent_took}: {cards} is listed for two opponents; list it only for the one "
+                             "holding it now", cards=format_hand(opp_took & group))
         opp_took |= group
     drawn = len(mine) == size + 1
 
     # The knock limit: from the upcard, or given, or both when they agree.
     if limit is not None:
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or not 0 <= limit <= 10:
-            raise OklasimError(f"knock limit {limit!r}: use 0 (gin only) to 10")
+            raise FieldError("{limit} {value!r}: a knock limit, 0 (gin only) to 10", value=limit)
         limit = int(limit)
         possible = {rules.knock_limit(c) for c in range(N_CARDS)}
         if limit not in possible:
-            raise OklasimError(f"a knock limit of {limit} cannot happen under these rules (possible: "
-                               f"{', '.join(str(p) for p in sorted(possible))})")
+            raise FieldError("{limit} {value}: a knock limit of {value} cannot happen under these rules (possible: "
+                             "{possible})", value=limit, possible=", ".join(str(p) for p in sorted(possible)))
     if up is None and limit is None:
-        raise OklasimError("give the upcard that set the knock limit, or the limit itself")
+        raise FieldError("give the upcard that set the knock limit, or the limit itself ({upcard} or {limit})")
     if up is not None and limit is not None and rules.knock_limit(up) != limit:
-        raise OklasimError(f"upcard {format_card(up)} sets a knock limit of {rules.knock_limit(up)}, not {limit}")
+        raise FieldError("{upcard} {card} sets a knock limit of {its}, not {given} ({limit})", card=format_card(up),
+                         its=rules.knock_limit(up), given=limit)
     knock_limit = rules.knock_limit(up) if up is not None else limit
     if up is None and rules.spade_double:
-        raise OklasimError("with spade doubling on, give the upcard (its suit matters), not just the limit")
+        raise FieldError("with spade doubling on, give the upcard ({upcard}: its suit matters), not just {limit}")
 
     # The stock follows from the cards: the opponent holds `size` between and during your turns.
     derived = N_CARDS - len(mine) - len(pile_cards) - (n - 1) * size
     if stock is not None and stock != derived:
         theirs = "the opponent's" if n == 2 else f"each of the {n - 1} opponents'"
-        raise OklasimError(
-            f"a stock of {stock} does not fit: with {len(mine)} cards in your hand, {len(pile_cards)} on the "
-            f"pile and {size} in {theirs}, the stock holds {derived}"
-        )
+        raise FieldError("{stock} {given}: a stock of {given} does not fit: with {mine} cards in your hand, {piled} "
+                         "on the pile and {size} in {theirs}, the stock holds {derived}", given=stock,
+                         mine=len(mine), piled=len(pile_cards), size=size, theirs=theirs, derived=derived)
     if drawn and derived < 2:
-        raise OklasimError(f"{len(pile_cards)} cards on the pile leave {derived} in the stock; a hand ends at 2")
+        raise FieldError("{pile}: {piled} cards on the pile leave {derived} in the stock; a hand ends at 2",
+                         piled=len(pile_cards), derived=derived)
     if not drawn and derived < 3:
-        raise OklasimError(
-            f"{len(pile_cards)} cards on the pile leave {derived} in the stock: the hand has ended at the wall"
-        )
+        raise FieldError("{pile}: {piled} cards on the pile leave {derived} in the stock: the hand has ended at the "
+                         "wall", piled=len(pile_cards), derived=derived)
     if not drawn and not pile_cards:
-        raise OklasimError("the discard pile cannot be empty before your draw")
+        raise FieldError("{pile}: the discard pile cannot be empty before your draw")
 
     # The moment, and what it says about the first upcard.
     if isinstance(passed, bool) or passed not in range(n + 1):
-        raise OklasimError(f"passed = {passed!r}: 0 to {n} players passed the first upcard")
+        raise FieldError("{passed} {value!r}: 0 to {most} players passed the first upcard", value=passed,
+                         most=n)
     # The moment. A full stock means nobody has drawn from it yet; cards may still have changed hands
     # through the pile. `passed` (passes of the first upcard) matters only where the first turn is certain.
     inferred_dealer = None
@@ -242,15 +240,17 @@ def read_position(
         moment = "after_draw"
         if took_card is None and derived == rules.first_stock:  # the 11th card came from the pile
             if up is None or not hand_mask >> up & 1 or opp_took:
-                raise OklasimError("with 11 cards and a full stock you took a card from the pile: name it (took)")
+                raise FieldError("with 11 cards and a full stock you took a card from the pile: name it ({took})")
             took_card = up
         if fresh and took_card == up and not pile_cards:  # I took the upcard on the first turn
             if passed > 1:
-                raise OklasimError("both players passed: the first draw is from the stock")
+                raise FieldError("{passed} {value}: both players passed, so the first draw is from the stock",
+                                 value=passed)
             inferred_dealer = 1 if passed == 0 else 0  # the non-dealer is offered the upcard first
         elif derived == rules.first_stock and opp_took == (1 << up if up is not None else -1) and not pile_cards:
             if passed > 1:  # the opponent took the upcard, and I its first discard
-                raise OklasimError("the opponent took the upcard: at most one player (you) passed it")
+                raise FieldError("{passed} {value}: the opponent took the upcard, so at most one player (you) "
+                                 "passed it", value=passed)
             inferred_dealer = 0 if passed == 0 else 1
         elif took_card is None and derived == rules.first_stock - 1 and up is not None and pile_cards == (up,) \
                 and not opp_took:
@@ -259,57 +259,63 @@ def read_position(
         if up is None:
             up = pile_cards[0]  # before any draw, a one-card pile is taken to be the upcard
             if rules.knock_limit(up) != knock_limit:
-                raise OklasimError(f"before any draw the pile is the upcard {format_card(up)}, whose knock "
-                                   f"limit is {rules.knock_limit(up)}, not {knock_limit}")
+                raise FieldError("{limit} {given}: before any draw the pile ({pile}) is the upcard {card}, whose "
+                                 "knock limit is {its}", given=knock_limit, card=format_card(up),
+                                 its=rules.knock_limit(up))
         moment = "offer" if passed < 2 else "forced_stock"
         inferred_dealer = 1 if passed in (0, 2) else 0
     else:
         moment = "draw"
         if derived == rules.first_stock and up is not None and opp_took == 1 << up and len(pile_cards) == 1:
             if passed > 1:  # the opponent took the upcard and discarded
-                raise OklasimError("the opponent took the upcard: at most one player (you) passed it")
+                raise FieldError("{passed} {value}: the opponent took the upcard, so at most one player (you) "
+                                 "passed it", value=passed)
             inferred_dealer = 0 if passed == 0 else 1
     dealer_seat = None if dealer is None else seat_of(dealer, n)
     if inferred_dealer is not None and dealer_seat is not None and inferred_dealer != dealer_seat:
         who = "you" if inferred_dealer == 0 else ("the opponent" if n == 2 else seat_name(inferred_dealer, n))
-        raise OklasimError(f"at this moment of the first turn {who} must be the dealer")
+        raise FieldError("{dealer} {value!r}: at this moment of the first turn {who} must be the dealer",
+                         value=dealer, who=who)
     dealer_seat = inferred_dealer if inferred_dealer is not None else (n - 1 if dealer_seat is None else dealer_seat)
     passed = passed if inferred_dealer is not None else 0
 
     if took_card is not None:
         if not drawn:
-            raise OklasimError("took names the card you just took from the pile: you then hold 11 cards")
+            raise FieldError("{took} names the card you just took from the pile: you then hold 11 cards ({hand})")
         if not hand_mask >> took_card & 1:
-            raise OklasimError(f"you took {format_card(took_card)} from the pile: it must be in your hand")
+            raise FieldError("{took} {card}: you took {card} from the pile: it must be in your hand ({hand})",
+                             card=format_card(took_card))
 
     if drawn and derived == 2 and took_card is not None and rules.wall_rule == "fiftieth_card":
         forbidden = took_card if not rules.discard_taken_card else L.NO_CARD
         if not E.knock_discards_nb(hand_mask, knock_limit, forbidden):  # (11 cards of melds always have a discard)
-            raise OklasimError(f"at the fiftieth card you may take {format_card(took_card)} only to knock, and no "
-                               "discard lets you knock: decline it, the hand is void")
+            raise FieldError("{took} {card}: at the fiftieth card you may take {card} only to knock, and no discard "
+                             "lets you knock: decline it, the hand is void", card=format_card(took_card))
 
     # What the opponent must hold: what it took and did not throw back, and an upcard found nowhere else.
     known_by_seat = [g & ~hand_mask & ~pile_mask for g in groups]
     if up is not None and not (hand_mask | pile_mask | opp_took) >> up & 1:
         if n > 2:
-            raise OklasimError(f"the upcard {format_card(up)} is in no hand you know and not on the pile: say which "
-                               "opponent took it (opponent took, one group per opponent from your left)")
+            raise FieldError("{upcard} {card} is in no hand you know and not on the pile: say which opponent took it "
+                             "({opponent_took}, one group per opponent from your left)", card=format_card(up))
         known_by_seat[0] |= 1 << up
     for seat, known in enumerate(known_by_seat, 1):
         if known.bit_count() > size:
             who = "the opponent" if n == 2 else seat_name(seat, n)
-            raise OklasimError(f"{who} would hold {known.bit_count()} known cards ({format_hand(known)}), more "
-                               f"than {size}")
+            raise FieldError("{opponent_took}: {who} would hold {count} known cards ({cards}), more than {size}",
+                             who=who, count=known.bit_count(), cards=format_hand(known), size=size)
     score_pair = None
     if scores is not None:
         score_pair = score_list(scores)
         if len(score_pair) != n or min(score_pair) < 0:
             whose = "yours, the opponent's" if n == 2 else "yours, then the opponents' from your left"
-            raise OklasimError(f"scores: {n} non-negative numbers ({whose}), got {list(score_pair)!r}")
+            raise FieldError("{scores}: {count} non-negative numbers ({whose}), got {got!r}", count=n, whose=whose,
+                             got=list(score_pair))
         if rules.single_hand:
-            raise OklasimError("scores need a game, but these rules play a single hand")
+            raise FieldError("{scores} need a game, but these rules play a single hand ({rules})")
         if max(score_pair) >= rules.target_score:
-            raise OklasimError(f"scores {score_pair[0]}-{score_pair[1]}: the game ended at {rules.target_score}")
+            raise FieldError("{scores} {given}: the game ended at {target}",
+                             given="-".join(map(str, score_pair)), target=rules.target_score)
     return Position(
         hand=hand_mask,
         knock_limit=knock_limit,
@@ -330,7 +336,7 @@ def read_position(
 def opponent_groups(value, players: int) -> list[int]:
     """The cards each opponent took, from your left: one group for two players, else separated by ``|``."""
     if players == 2:
-        return [mask_of(card_list(value, "opponent took"))]
+        return [mask_of(card_list(value, "{opponent_took}"))]
     if value is None or value == () or value == "":
         parts = []
     elif isinstance(value, str):
@@ -338,17 +344,18 @@ def opponent_groups(value, players: int) -> list[int]:
     else:
         parts = list(value)
     if len(parts) > players - 1:
-        raise OklasimError(f"opponent took: {len(parts)} groups for {players - 1} opponents (separate them with '|')")
+        raise FieldError("{opponent_took}: {count} groups for {opponents} opponents (separate them with '|')",
+                         count=len(parts), opponents=players - 1)
     parts += [""] * (players - 1 - len(parts))
-    return [mask_of(card_list(part, f"opponent took (group {k})")) for k, part in enumerate(parts, 1)]
+    return [mask_of(card_list(part, "{opponent_took} (group %d)" % k)) for k, part in enumerate(parts, 1)]
 
 
 def seat_of(name: str, players: int) -> int:
     """A seat from its name: me, or (from my left) the opponent of two players, left, across (four) or right."""
     if name not in DEALER_NAMES[players]:
         names = DEALER_NAMES[players]
-        raise OklasimError(f"dealer = {name!r}: with {players} players {', '.join(map(repr, names[:-1]))}"
-                           f"{',' if len(names) > 2 else ''} or {names[-1]!r}")
+        raise FieldError("{dealer} {value!r}: with {count} players {choices}", value=name, count=players,
+                         choices=f"{', '.join(map(repr, names[:-1]))}{',' if len(names) > 2 else ''} or {names[-1]!r}")
     return SEAT_NAMES[name] % players
 
 

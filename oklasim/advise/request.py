@@ -11,11 +11,12 @@ import json
 import math
 import numbers
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from oklasim.errors import OklasimError
+from oklasim.errors import OklasimError, read_text
 
 
 def _field(default, help: str, *, flag: str | None = None, kind: Any = None, choices: tuple[str, ...] | None = None,
@@ -93,7 +94,7 @@ class Request:
         if self.plan is None:
             return self.me
         if self.me != FIELDS["me"].default:
-            raise OklasimError("give a plan or the strategy that plays on for you (me), not both")
+            raise FieldError("give {plan} or the strategy that plays on for you ({me}), not both")
         return plan_strategy(self.plan)
 
     @classmethod
@@ -110,41 +111,42 @@ class Request:
     def check_options(self) -> None:
         """Refuse nonsense budgets and settings in one line (the position is checked by ``read_position``)."""
         if not _number(self.confidence) or not 0 < self.confidence < 1:
-            raise OklasimError(f"confidence {self.confidence!r}: a probability between 0 and 1")
+            raise FieldError("{confidence} {value!r}: a probability between 0 and 1", value=self.confidence)
         if not _whole(self.max_samples) or not 1 <= self.max_samples <= MAX_SAMPLES:
-            raise OklasimError(f"max_samples {self.max_samples!r}: a whole number of worlds, at least 1 and at most "
-                               f"{MAX_SAMPLES:,}")
+            raise FieldError("{max_samples} {value!r}: a whole number of worlds, at least 1 and at most {most:,}",
+                             value=self.max_samples, most=MAX_SAMPLES)
         if self.max_seconds is not None and (not _number(self.max_seconds) or not 0 < self.max_seconds <= MAX_SECONDS):
-            raise OklasimError(f"max_seconds {self.max_seconds!r}: a positive number of seconds, at most {MAX_SECONDS} "
-                               "(an hour)")
+            raise FieldError("{max_seconds} {value!r}: a positive number of seconds, at most {most} (an hour)",
+                             value=self.max_seconds, most=MAX_SECONDS)
         if self.precision is not None and (not _number(self.precision) or self.precision <= 0):
-            raise OklasimError(f"precision {self.precision!r}: a positive number of points (or none: stop on "
-                               "separation alone)")
+            raise FieldError("{precision} {value!r}: a positive number of points (or none: stop on separation alone)",
+                             value=self.precision)
         if not _number(self.win_precision) or not 0 < self.win_precision < 1:
-            raise OklasimError(f"win_precision {self.win_precision!r}: a chance between 0 and 1")
+            raise FieldError("{win_precision} {value!r}: a chance between 0 and 1", value=self.win_precision)
         if not _whole(self.discards) or not 1 <= self.discards <= MAX_DISCARDS:
-            raise OklasimError(f"discards {self.discards!r}: try at least one discard when playing on, at most "
-                               f"{MAX_DISCARDS} (a hand's cards)")
+            raise FieldError("{discards} {value!r}: try at least one discard when playing on, at most {most} (a "
+                             "hand's cards)", value=self.discards, most=MAX_DISCARDS)
         if self.workers is not None and (not _whole(self.workers) or not 1 <= self.workers <= MAX_WORKERS):
-            raise OklasimError(f"workers {self.workers!r}: a whole number of threads, at least 1 and at most "
-                               f"{MAX_WORKERS}")
+            raise FieldError("{workers} {value!r}: a whole number of threads, at least 1 and at most {most}",
+                             value=self.workers, most=MAX_WORKERS)
         if not _whole(self.seed) or self.seed < 0:
-            raise OklasimError(f"seed {self.seed!r}: a whole number, 0 or more")
+            raise FieldError("{seed} {value!r}: a whole number, 0 or more", value=self.seed)
         if self.opponent_draws is not None and (not _whole(self.opponent_draws)
                                                 or not 0 <= self.opponent_draws <= MAX_TURNS):
-            raise OklasimError(f"opponent_draws {self.opponent_draws!r}: a number of stock draws, 0 or more (at most "
-                               f"{MAX_TURNS})")
+            raise FieldError("{opponent_draws} {value!r}: a number of stock draws, 0 or more (at most {most})",
+                             value=self.opponent_draws, most=MAX_TURNS)
         if not _whole(self.window) or not 0 <= self.window <= MAX_TURNS:
-            raise OklasimError(f"window {self.window!r}: a number of turns, 0 (all) or more (at most {MAX_TURNS})")
+            raise FieldError("{window} {value!r}: a number of turns, 0 (all) or more (at most {most})",
+                             value=self.window, most=MAX_TURNS)
         if not _number(self.slip) or not 0 <= self.slip < 0.5:
-            raise OklasimError(f"slip {self.slip!r}: a chance from 0 to below 0.5")
+            raise FieldError("{slip} {value!r}: a chance from 0 to below 0.5", value=self.slip)
         if not _whole(self.played_draws) or not 0 <= self.played_draws <= MAX_TURNS:
-            raise OklasimError(f"played_draws {self.played_draws!r}: a number of draws, 0 or more (at most "
-                               f"{MAX_TURNS})")
+            raise FieldError("{played_draws} {value!r}: a number of draws, 0 or more (at most {most})",
+                             value=self.played_draws, most=MAX_TURNS)
         for name in ("objective", "prior", "dealer"):
             value, choices = getattr(self, name), FIELDS[name].metadata["choices"]
             if value is not None and value not in choices:
-                raise OklasimError(f"{name} {value!r}: one of {', '.join(choices)}")
+                raise FieldError("{%s} {value!r}: one of {choices}" % name, value=value, choices=", ".join(choices))
 
 
 # The ranges of the budgets and settings: wide enough for any real use, narrow enough that no value can overflow a
@@ -172,22 +174,47 @@ def plan_strategy(plan: str) -> str:
     if words and words[0] == "knock" and len(words) <= 2:
         limit = words[1] if len(words) == 2 else "10"
         if not limit.isdigit() or int(limit) > 10:
-            raise OklasimError(f"plan {plan!r}: 'knock N' takes a deadwood from 0 to 10")
+            raise FieldError("{plan} {value!r}: 'knock N' takes a deadwood from 0 to 10", value=plan)
         return f"expert(early_draws=0, gin_after_draws=99, late_threshold={int(limit)}, max_undercut_risk=1)"
-    raise OklasimError(f"plan {plan!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)")
+    raise FieldError("{plan} {value!r}: 'gin', 'knock' or 'knock N' (N = the most deadwood you knock with)", value=plan)
 
 
 FIELDS = {f.name: f for f in fields(Request)}
 FIELD_NAMES = tuple(FIELDS)
 
 
+def flag_of(name: str) -> str:
+    """How the command line spells a field: ``--seconds`` for ``max_seconds``, ``HAND`` for the hand."""
+    if name == "hand":
+        return "HAND"
+    return "--" + (FIELDS[name].metadata["flag"] or name).replace("_", "-")
+
+
+class FieldError(OklasimError):
+    """Bad input in the request, its message naming each field as the caller spelt it.
+
+    ``template`` names fields as ``{field}`` (``{max_seconds}``) and other
+    parts as ``{key}`` of ``values`` (formatted as ``str.format`` does). The
+    message names the fields as the Python arguments; ``spelt`` as another
+    caller named them (the command line: ``flag_of``).
+    """
+
+    def __init__(self, template: str, **values: Any) -> None:
+        clash = set(values) & set(FIELD_NAMES)
+        if clash:
+            raise TypeError(f"FieldError: {', '.join(sorted(clash))} is a field's name, not a value's")
+        self.template, self.values = template, values
+        super().__init__(self.spelt(str))
+
+    def spelt(self, spelling: Callable[[str], str]) -> str:
+        """The message with every field named by ``spelling(field)``."""
+        return self.template.format(**{name: spelling(name) for name in FIELD_NAMES}, **self.values)
+
+
 def load_request(path: str | Path) -> dict[str, Any]:
     """The fields of a request from a JSON or TOML file (the names of ``Request``; cards as text or lists)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise OklasimError(f"cannot read {path}: {exc.strerror}") from None
+    text = read_text(path)
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -26,7 +26,9 @@ class Candidate:
     win: Estimate | None  # chance to win the game, when scores were given
     undercut: Estimate | None  # knocks only: chance that the opponent scores
     hand_outcomes: dict[str, float]  # share of worlds where I score / the opponent scores / nobody
-    vs_best: Estimate | None  # this action minus the recommended one, same worlds
+    # This action minus the best (the recommended or leading one): the difference of their printed values, with the
+    # interval of their paired difference over the worlds both were played in.
+    vs_best: Estimate | None
     status: str  # "recommended", "leading" (the best estimate, too little evidence), "beaten" (worse with confidence)
     # or "open"
 
@@ -233,9 +235,18 @@ class Advice:
                 spec = "+.1%" if self.objective == "win" else "+.1f"
                 line += f"  {_fmt(c.vs_best, spec):>18}"
             out.append(line)
+        out.append(self.versus_legend)
         out.append("")
         out.append(self.recommendation_line)
         return out
+
+    @property
+    def versus_legend(self) -> str:
+        """What the "vs best" column is, in one line under the table."""
+        value = "chance to win" if self.objective == "win" else "points"
+        best = "starred" if self.recommendation is not None else "leading"
+        return (f"  vs best: the row's {value} minus the {best} action's; its interval is that of their paired "
+                "difference, over the worlds both were played in")
 
     @property
     def recommendation_line(self) -> str:

@@ -14,7 +14,7 @@ from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import advise_rollouts_nb as R
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
-from oklasim.advise.request import Request
+from oklasim.advise.request import FieldError, Request
 from oklasim.advise.result import Advice, Candidate
 from oklasim.advise.worlds import Guide, worlds_for
 from oklasim.analysis.stats import Estimate
@@ -22,6 +22,10 @@ from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.sim.engine import IllegalDecision, raise_illegal, stream_key
 from oklasim.strategies.registry import Strategy, resolve
+
+# The advisor's clock, for its time budget and the times it reports; read through this name so that a test can
+# give it a fake one (tests/advisor_clock.py).
+clock = time.perf_counter
 
 FIRST_BATCH = 8  # small, to time a slow opponent before committing to a batch; then x4 per batch
 GROWTH = 4
@@ -186,8 +190,14 @@ def _interval(mean: float, squares: float, weight: float, ess: float, z: float) 
     return Estimate(float(mean), float(mean - half), float(mean + half), int(ess))
 
 
-def _strategy(spec: str | Strategy, extra_paths) -> Strategy:
-    return spec if isinstance(spec, Strategy) else resolve(spec, extra_paths=extra_paths)
+def _strategy(spec: str | Strategy, field: str, extra_paths) -> Strategy:
+    """The strategy of a request's field; an unknown one is refused naming the field."""
+    if isinstance(spec, Strategy):
+        return spec
+    try:
+        return resolve(spec, extra_paths=extra_paths)
+    except OklasimError as exc:
+        raise FieldError("{%s}: {reason}" % field, reason=exc) from None
 
 
 def advise(hand=None, *, extra_paths=(), **fields) -> Advice:
@@ -229,7 +239,7 @@ def advise(hand=None, *, extra_paths=(), **fields) -> Advice:
 
 def run(request: Request, extra_paths=()) -> Advice:
     """``advise`` for a ``Request``."""
-    started = time.perf_counter()
+    started = clock()
     r = request
     r.check_options()
     worlds = worlds_for(r)
@@ -237,9 +247,10 @@ def run(request: Request, extra_paths=()) -> Advice:
     game_mode = position.scores is not None
     objective = r.objective or ("win" if game_mode else "points")
     if objective == "win" and not game_mode:
-        raise OklasimError("the win objective needs the scores")
+        raise FieldError("the win objective needs the scores: give {scores}, or {objective} points")
     workers = int(r.workers or os.cpu_count() or 1)
-    seats = (_strategy(r.continuation(), extra_paths), _strategy(r.opponent, extra_paths))
+    seats = (_strategy(r.continuation(), "plan" if r.plan is not None else "me", extra_paths),
+             _strategy(r.opponent, "opponent", extra_paths))
     confidence, precision, win_precision, max_samples, max_seconds, seed, race, discards = (
         r.confidence, r.precision, r.win_precision, r.max_samples, r.max_seconds, r.seed, r.race, r.discards)
 
@@ -268,7 +279,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     done, batch, reason = 0, FIRST_BATCH, None
     played_worlds = 0  # of the ``done`` worlds drawn, those played (weight above 0)
     heaviest = 0.0  # the heaviest world so far (the first batch, at cutoff 0, is weighed exactly)
-    sampling_started = time.perf_counter()  # the time budget is for sampling, not for checks or compiling
+    sampling_started = clock()  # the time budget is for sampling, not for checks or compiling
     deadline = None if max_seconds is None else sampling_started + max_seconds
     stop = np.zeros(1, dtype=np.int64)  # set at the deadline: the kernels then leave their unfinished worlds
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -281,6 +292,7 @@ def run(request: Request, extra_paths=()) -> Advice:
             rollouts = int(np.count_nonzero(active & ((columns[:, C.C_KIND] != C.SHOWDOWN) | game_mode)))
             repeats = repeats_for(worlds.conditioned, done, played_worlds, rollouts)
             jobs = []
+            batch_started = clock()  # before the jobs start: one may end before they are all submitted
             claims = np.array([done], dtype=np.int64)  # the next world of the batch a worker may claim
             for _ in range(workers):
                 status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
@@ -288,10 +300,9 @@ def run(request: Request, extra_paths=()) -> Advice:
                     R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
                     n_cols, active, key, int(game_mode), worlds.prior, evidence, ROULETTE_SHARE * heaviest,
                     proposal, repeats, done, done + size, out, weights, hands, status, stop, claims)))
-            batch_started = time.perf_counter()
             for status, job in jobs:
                 _check(_result(job, deadline, stop), status, seats, seed)
-            batch_seconds = time.perf_counter() - batch_started
+            batch_seconds = clock() - batch_started
             played = weights >= 0  # all but the worlds left at the deadline
             finished = int(played.sum())
             # Worlds of weight 0 (most, when few explain the history) add nothing to the sums: tallying them cost
@@ -332,7 +343,7 @@ def run(request: Request, extra_paths=()) -> Advice:
             if stop[0] or (budget_spent and (enough or max_seconds is None)):
                 reason = "samples" if done >= max_samples and not stop[0] else "time"
                 break
-            elapsed = time.perf_counter() - sampling_started
+            elapsed = clock() - sampling_started
             if max_seconds is not None:  # the next batch, cut to what the time left affords at the speed seen
                 affordable = int((max_seconds - elapsed) * size / max(batch_seconds, 1e-9))
                 batch = min(batch, affordable)
@@ -341,8 +352,8 @@ def run(request: Request, extra_paths=()) -> Advice:
                 break
 
     if tally.w.max() <= 0:
-        raise OklasimError(f"none of {done:,} sampled worlds explains the history if the opponent plays "
-                           f"{seats[1].name}: give a slip above 0, or another opponent")
+        raise FieldError("none of {done:,} sampled worlds explains {history} if the opponent plays {name}: give "
+                         "{slip} above 0, or another {opponent}", done=done, name=seats[1].name)
     best = _leader(tally, members, open_actions, metric)
     lead = _representative(tally, members[best], metric)
     ess = float(tally.ess(lead))
@@ -352,7 +363,7 @@ def run(request: Request, extra_paths=()) -> Advice:
         rep = _representative(tally, members[a], metric)
         status = ("recommended" if doubt is None else "leading") if a == best else (
             "open" if a in open_actions else "beaten")
-        vs_best = None if a == best else tally.difference(metric, rep, lead, z)
+        vs_best = None if a == best else _versus(tally, metric, rep, lead, z)
         candidates.append(_candidate(columns[rep], rep, tally, z, game_mode, status, vs_best, lead))
     return Advice(
         recommendation=candidates[best] if doubt is None else None,
@@ -362,7 +373,7 @@ def run(request: Request, extra_paths=()) -> Advice:
         objective=objective,
         stop_reason=reason,
         samples=done,
-        seconds=time.perf_counter() - started,
+        seconds=clock() - started,
         setup_seconds=sampling_started - started,
         workers=workers,
         seed=seed,
@@ -394,7 +405,7 @@ def _doubt(tally: _Tally, members, best: int, metric: int, ess: float, reason: s
     for a in range(len(members)):
         rep = _representative(tally, members[a], metric)
         if a != best and max(tally.difference(metric, rep, lead, 1.0).mean,
-                             _comparable(tally, metric, rep, lead, 1.0).mean - tally.mean(metric, lead)) > 0:
+                             _versus(tally, metric, rep, lead, 1.0).mean) > 0:
             return ("an action dropped early as behind looks as good as the leader now: the evidence disagrees with "
                     "itself; run again with --no-race (race=False)")
     return None
@@ -404,7 +415,7 @@ def _result(job, deadline: float | None, stop: np.ndarray) -> int:
     """A worker's status; at the deadline ``stop`` is set, and the worker soon returns with what it finished."""
     if deadline is not None and not stop[0]:
         try:
-            return job.result(timeout=max(deadline - time.perf_counter(), 0.0))
+            return job.result(timeout=max(deadline - clock(), 0.0))
         except TimeoutError:
             stop[0] = 1
     return job.result()
@@ -457,6 +468,15 @@ def _comparable(tally: _Tally, metric: int, c: int, lead: int, z: float) -> Esti
         return own
     mean = tally.controlled_mean(metric, c, lead)
     return Estimate(mean, mean - own.half_width, mean + own.half_width, own.n)
+
+
+def _versus(tally: _Tally, metric: int, c: int, lead: int, z: float) -> Estimate:
+    """Column c minus the leader, as printed: c's comparable estimate (``_comparable``) minus the leader's, so that
+    the column's value plus this is the leader's value. Its interval is the paired difference's over the worlds both
+    were played in (the same value where c was played in all the leader's worlds)."""
+    paired = tally.difference(metric, c, lead, z)
+    mean = _comparable(tally, metric, c, lead, z).mean - tally.mean(metric, lead)
+    return Estimate(mean, mean - paired.half_width, mean + paired.half_width, paired.n)
 
 
 def _candidate(column, c, tally: _Tally, z, game_mode, status, vs_best, lead) -> Candidate:

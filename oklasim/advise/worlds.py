@@ -26,8 +26,7 @@ from oklasim._kernels import layout as L
 from oklasim.advise.history import parse_history, replay
 from oklasim.advise.last_turn import last_turn_evidence
 from oklasim.advise.position import Position, card_list, one_card, read_position, rules_of, score_list, view_of
-from oklasim.advise.request import Request
-from oklasim.errors import OklasimError
+from oklasim.advise.request import FieldError, Request
 from oklasim.game.cards import N_CARDS, mask_of
 from oklasim.strategies.registry import Strategy, history_traits
 
@@ -50,11 +49,34 @@ def world_prior(position: Position, prior: str, opponent_draws: int | None = Non
 
 def estimated_opponent_draws(position: Position) -> int:
     """The opponent's stock draws this hand, if the turns so far alternated (your own pile takes unknown)."""
-    stock_draws = position.rules.first_stock - position.stock
-    if position.moment == "after_draw" and position.took is None:
-        stock_draws -= 1  # your draw of this turn
-    turns = stock_draws + position.opponent_known.bit_count()
+    turns = stock_draws(position) + position.opponent_known.bit_count()
     return max((turns + 1) // 2 - position.opponent_known.bit_count(), 0)
+
+
+def given_opponent_draws(position: Position, prior: str, draws: int) -> int:
+    """The opponent's stock draws as given: at most the stock's cards drawn so far, less your own draw of this turn;
+    ``FieldError`` where the worlds would not use them (uniform ones)."""
+    if prior != "played":
+        why = "with 3-4 players" if position.players > 2 else "with the uniform prior"
+        raise FieldError("{opponent_draws}: " + why + " the worlds do not use it; leave it out")
+    most = stock_draws(position)
+    if draws > most:
+        raise FieldError("{opponent_draws} {draws}: the opponent can have drawn at most {most} cards from the stock, "
+                         "{drawn} having been drawn so far ({first} after the deal, {left} left){mine}", draws=draws,
+                         most=most, drawn=position.rules.first_stock - position.stock,
+                         first=position.rules.first_stock, left=position.stock,
+                         mine=", one of them by you this turn" if _my_stock_draw(position) else "")
+    return int(draws)
+
+
+def stock_draws(position: Position) -> int:
+    """The stock's cards drawn so far, but for your own draw of this turn."""
+    return position.rules.first_stock - position.stock - _my_stock_draw(position)
+
+
+def _my_stock_draw(position: Position) -> int:
+    """1 when your 11th card came from the stock this turn."""
+    return int(position.moment == "after_draw" and position.took is None)
 
 
 @dataclass(frozen=True)
@@ -85,7 +107,8 @@ def worlds_for(request: Request) -> Worlds:
                                  r.rules, r.passed, r.dealer, r.players)
         prior = r.prior if position.players == 2 else "uniform"  # the played prior models one opponent
         view = view_of(position)
-        draws = estimated_opponent_draws(position) if r.opponent_draws is None else int(r.opponent_draws)
+        draws = estimated_opponent_draws(position) if r.opponent_draws is None else given_opponent_draws(
+            position, prior, r.opponent_draws)
         latest = last_turn_evidence(position, view, draws) if prior == "played" else None
         if latest is None:
             return Worlds(position, view, world_prior(position, prior, draws), no_evidence(), 0, prior)
@@ -93,22 +116,24 @@ def worlds_for(request: Request) -> Worlds:
         return Worlds(position, view, before, (turns, snapshots, float(r.slip)), 1, prior)
     rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
     if rules.players != 2:
-        raise OklasimError("the history is for two players only: with 3-4 players give the pile and what each "
-                           "opponent took")
-    upcard = one_card(r.upcard, "upcard")
+        raise FieldError("the history is for two players only ({history}): with 3-4 players give the pile and what "
+                         "each opponent took ({pile}, {opponent_took})")
+    upcard = one_card(r.upcard, "{upcard}")
     if upcard is None:
-        raise OklasimError("with a history, give the upcard: it starts the pile")
-    hand = mask_of(card_list(r.hand, "hand"))
+        raise FieldError("with {history}, give {upcard}: it starts the pile")
+    hand = mask_of(card_list(r.hand, "{hand}"))
     scores = score_list(r.scores)
     replayed = replay(parse_history(r.history), upcard, rules, scores, hand)
     derived = {"pile": mask_of(replayed.pile), "opponent_took": replayed.opponent_took, "took": replayed.took,
                "dealer": replayed.dealer}
-    given = {"pile": mask_of(card_list(r.pile, "pile")) if r.pile not in ((), None, "") else None,
-             "opponent_took": mask_of(card_list(r.opponent_took, "opponent took")) if r.opponent_took not in
-             ((), None, "") else None, "took": one_card(r.took, "took"), "dealer": r.dealer}
+    given = {"pile": mask_of(card_list(r.pile, "{pile}")) if r.pile not in ((), None, "") else None,
+             "opponent_took": mask_of(card_list(r.opponent_took, "{opponent_took}")) if r.opponent_took not in
+             ((), None, "") else None, "took": one_card(r.took, "{took}"), "dealer": r.dealer}
     for name, value in given.items():
         if value is not None and value != derived[name]:
-            raise OklasimError(f"{name} disagrees with the history; leave it out, the history says it")
+            raise FieldError("{%s} disagrees with the history ({history}); leave it out, the history says it" % name)
+    if r.opponent_draws is not None:
+        raise FieldError("{opponent_draws}: the history ({history}) says how the opponent drew; leave it out")
     took_cards = [c for c in range(N_CARDS) if replayed.opponent_took >> c & 1]
     position = read_position(r.hand, upcard, r.limit, replayed.pile, took_cards, replayed.took, r.stock,
                              scores, rules, replayed.passed, replayed.dealer)

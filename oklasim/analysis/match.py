@@ -19,7 +19,8 @@ from oklasim.analysis.stats import Estimate, mean_ci, proportion, ratio_ci
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 from oklasim.runs.batch import RunSpec, run
-from oklasim.strategies.registry import Strategy, resolve
+from oklasim.sim.engine import play_count
+from oklasim.strategies.registry import Strategy, resolve, split_strategies
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def seat_nets(hands: pl.DataFrame, seat: int, players: int) -> np.ndarray:
 def match(
     a: str | Strategy,
     b: str | Strategy,
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     hands: int | None = None,
     games: int | None = None,
     seed: int = 0,
@@ -168,9 +169,11 @@ def match(
 
     With two players this is the classic swap of seats; with 3-4, B holds
     every other seat. A's result on a deal is its points minus the average
-    of B's seats, averaged over the seatings.
+    of B's seats, averaged over the seatings. ``rules``: a ``Rules``, a preset
+    name or a TOML file (``Rules.of``).
     """
-    rules = rules or Rules()
+    rules = Rules.of(rules)
+    play_count(hands, games)  # checked before anything is compiled
     players = rules.players
     sa = a if isinstance(a, Strategy) else resolve(a, extra_paths=strategy_paths)
     sb = b if isinstance(b, Strategy) else resolve(b, extra_paths=strategy_paths)
@@ -227,14 +230,16 @@ def match_text(result: MatchResult) -> str:
         f"{result.a.name} vs {result.b.name}: {result.deals:,} {result.mode}, each played in {seatings} "
         f"({result.hands:,} hands), seed {result.seed}"
     ]
-    header = f"{'':<28}{'points/hand':>16}{'hands won':>16}{'knock':>14}{'gin':>14}{'undercut by':>14}{'undercut':>14}"
+    name = max(28, len(result.a.name) + 2, len(result.b.name) + 2)  # every strategy named in full
+    header = (f"{'':<{name}}{'points/hand':>16}{'hands won':>16}{'knock':>14}{'gin':>14}{'undercut by':>14}"
+              f"{'undercut':>14}")
     if result.a.games_won is not None:
         header += f"{'games won':>16}"
     lines.append(header)
     for side in (result.a, result.b):
         o = side.outcomes
         row = (
-            f"{side.name[:27]:<28}{side.points_per_hand.text(2):>16}{side.hands_won.text(1, True):>16}"
+            f"{side.name:<{name}}{side.points_per_hand.text(2):>16}{side.hands_won.text(1, True):>16}"
             f"{o['knock'].text(1, True):>14}{o['gin'].text(1, True):>14}{o['undercut_suffered'].text(1, True):>14}"
             f"{o['undercut_made'].text(1, True):>14}"
         )
@@ -270,10 +275,12 @@ class Standing:
     undecided: int  # the rest: no difference shown
     edge: Estimate  # average paired edge over all the others, points per hand
     edge_place: int  # its place by the edge alone
+    tied_edge: Estimate | None = None  # average paired edge over the others of the same record (None: no other)
 
 
-RANKING_RULE = ("ranked by head-to-head record: matches won minus matches lost, a win or a loss being a match whose "
-                "paired difference's 95% interval excludes 0; ties broken by the average paired edge")
+RANKING_RULE = ("ranked by head-to-head record (Copeland): matches won minus matches lost, a win or a loss being a "
+                "match whose paired difference's 95% interval excludes 0; a tie by the average paired edge over the "
+                "others of the same record alone (their matches among themselves), then over all")
 
 
 @dataclass(frozen=True)
@@ -288,30 +295,37 @@ class TournamentResult:
         d = self.matches[(col, row)].diff_points_per_hand
         return Estimate(-d.mean, -d.high, -d.low, d.n)
 
-    def score(self, name: str) -> Estimate:
-        """Average paired edge in points per hand against all the others (independent matches)."""
-        edges = [self.diff(name, other) for other in self.names if other != name]
+    def score(self, name: str, among: Sequence[str] | None = None) -> Estimate:
+        """Average paired edge in points per hand against all the others, or those ``among`` (independent
+        matches)."""
+        edges = [self.diff(name, other) for other in (self.names if among is None else among) if other != name]
         mean = float(np.mean([e.mean for e in edges]))
         half = float(np.sqrt(sum(e.half_width**2 for e in edges))) / len(edges)
         return Estimate(mean, mean - half, mean + half, len(edges))
 
     def ranking(self) -> list[Standing]:
         """The standings, by head-to-head record (``RANKING_RULE``): an average over the field would let one
-        large win over an absurd entrant outrank losses to everyone else."""
+        large win over an absurd entrant outrank losses to everyone else, and so would it among entrants of the
+        same record, which their matches among themselves order instead."""
         by_edge = sorted(self.names, key=lambda n: -self.score(n).mean)
-        standings = []
+        records = {}
         for name in self.names:
             diffs = [self.diff(name, other) for other in self.names if other != name]
-            wins, losses = sum(d.low > 0 for d in diffs), sum(d.high < 0 for d in diffs)
-            standings.append(Standing(name, wins, losses, len(diffs) - wins - losses, self.score(name),
-                                      by_edge.index(name) + 1))
-        return sorted(standings, key=lambda s: (s.losses - s.wins, s.edge_place))
+            records[name] = (sum(d.low > 0 for d in diffs), sum(d.high < 0 for d in diffs))
+        standings = []
+        for name, (wins, losses) in records.items():
+            tied = [other for other, record in records.items() if record[1] - record[0] == losses - wins]
+            standings.append(Standing(name, wins, losses, len(self.names) - 1 - wins - losses, self.score(name),
+                                      by_edge.index(name) + 1, self.score(name, tied) if len(tied) > 1 else None))
+        return sorted(standings, key=lambda s: (s.losses - s.wins, -(s.tied_edge.mean if s.tied_edge else 0),
+                                                s.edge_place))
 
     def as_dict(self) -> dict:
         return {
             "ranked_by": RANKING_RULE,
             "ranking": [{"name": s.name, "wins": s.wins, "losses": s.losses, "undecided": s.undecided,
-                         "edge_points_per_hand": s.edge.as_dict(), "edge_place": s.edge_place}
+                         "edge_points_per_hand": s.edge.as_dict(), "edge_place": s.edge_place,
+                         "edge_among_tied": s.tied_edge.as_dict() if s.tied_edge else None}
                         for s in self.ranking()],
             "matches": [
                 {"a": a, "b": b, "diff_points_per_hand": r.diff_points_per_hand.as_dict()}
@@ -320,8 +334,9 @@ class TournamentResult:
         }
 
 
-def tournament(names: Sequence[str], progress_callback=None, **match_args) -> TournamentResult:
-    """Round robin: a paired match between every two strategies."""
+def tournament(names: str | Sequence[str], progress_callback=None, **match_args) -> TournamentResult:
+    """Round robin: a paired match between every two strategies (a list, or names separated by commas)."""
+    names = split_strategies(names) if isinstance(names, str) else list(names)
     if len(set(names)) < 2:
         raise OklasimError("a tournament needs at least two different strategies")
     for name in names:  # every name checked before the first match is played
@@ -331,26 +346,30 @@ def tournament(names: Sequence[str], progress_callback=None, **match_args) -> To
         results[(a, b)] = match(a, b, **match_args)
         if progress_callback:
             progress_callback(a, b)
-    return TournamentResult(list(names), results)
+    return TournamentResult(names, results)
 
 
 def tournament_text(result: TournamentResult) -> str:
+    """The matrix and the standings, every strategy named in full (its column as wide as its name)."""
     width = max(len(n) for n in result.names) + 2
+    columns = [max(len(n) + 2, 17) for n in result.names]
     lines = ["row minus column, points per hand (paired, 95% interval); * = significant"]
-    lines.append(" " * width + "".join(f"{n[:15]:>17}" for n in result.names))
+    lines.append(" " * width + "".join(f"{n:>{c}}" for n, c in zip(result.names, columns)))
     for row in result.names:
         cells = []
-        for col in result.names:
+        for col, column in zip(result.names, columns):
             if row == col:
-                cells.append(f"{'-':>17}")
+                cells.append(f"{'-':>{column}}")
                 continue
             d = result.diff(row, col)
             mark = "*" if d.low > 0 or d.high < 0 else " "
-            cells.append(f"{d.mean:>+9.2f} ±{d.half_width:.2f}{mark}")
+            cells.append(f"{f'{d.mean:+.2f} ±{d.half_width:.2f}{mark}':>{column}}")
         lines.append(f"{row:<{width}}" + "".join(cells))
     lines.append(f"{RANKING_RULE}:")
-    lines.append(f"  {'':<{width + 4}}{'won':>5}{'lost':>6}{'undecided':>11}   average edge (points per hand)")
+    lines.append(f"  {'':<{width + 4}}{'won':>5}{'lost':>6}{'undecided':>11}   {'among tied':<16}"
+                 "average edge (points per hand)")
     for place, s in enumerate(result.ranking(), 1):
-        lines.append(f"  {place:>2}. {s.name:<{width}}{s.wins:>5}{s.losses:>6}{s.undecided:>11}   "
+        tied = f"{s.tied_edge.mean:+.3f} ±{s.tied_edge.half_width:.3f}" if s.tied_edge else ""
+        lines.append(f"  {place:>2}. {s.name:<{width}}{s.wins:>5}{s.losses:>6}{s.undecided:>11}   {tied:<16}"
                      f"{s.edge.mean:+.3f} ±{s.edge.half_width:.3f}")
     return "\n".join(lines)

@@ -5,7 +5,11 @@ One module per group of commands; each imports what it runs only when it runs, s
 
 from __future__ import annotations
 
+import io
 import logging
+import os
+import signal
+import sys
 
 import click
 
@@ -30,7 +34,11 @@ class FriendlyGroup(click.Group):
         ctx.call_on_close(lifetime.interrupt_on_termination())
         try:
             with compile_notice():
-                return super().invoke(ctx)
+                result = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone before the end shows here, not in the flush at exit
+            return result
+        except BrokenPipeError:
+            raise click.exceptions.Exit(stdout_closed()) from None
         except OklasimError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
@@ -46,6 +54,16 @@ class FriendlyGroup(click.Group):
             first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
             raise click.ClickException(f"internal error (a bug in oklasim): {type(exc).__name__}: {first} "
                                        "(run the command with oklasim --debug for the traceback)") from None
+
+
+def stdout_closed() -> int:
+    """The reader of the output stopped reading (``oklasim strategies | head -1``): end quietly as other Unix tools
+    do, with the status of a process ended by SIGPIPE; what is still buffered goes nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no file descriptor behind stdout (tests)
+        pass
+    return 128 + signal.SIGPIPE
 
 
 def configure_logging(verbosity: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from oklasim.advise.request import FIELDS, Request
+from oklasim.advise.request import FIELDS, FieldError, Request, flag_of
 from oklasim.cli.options import strategy_path_option
 from oklasim.errors import OklasimError
 
@@ -35,7 +35,7 @@ def _option(name: str):
     meta = FIELDS[name].metadata
     if name == "hand":
         return click.argument("hand", required=False)
-    flag = "--" + (meta["flag"] or name).replace("_", "-")
+    flag = flag_of(name)
     default = meta["shown"] or FIELDS[name].default
     help_text = meta["help"] + (f"  [default: {default}]" if default not in (None, ()) else "")
     if meta["kind"] is bool:
@@ -60,12 +60,21 @@ def _advise(request_file, as_json, strategy_paths, **flags) -> None:
     from oklasim.advise.rollouts import run
 
     values = load_request(request_file) if request_file else {}
-    values.update({k: v for k, v in flags.items() if v is not None})
+    typed = {k for k, v in flags.items() if v is not None}
+    values.update({k: flags[k] for k in typed})
     if flags["precision"] == 0:
         values["precision"] = None  # 0 on the command line: stop on separation alone
     if not values.get("hand"):
         raise OklasimError("give your hand (HAND, or hand in --file)")
-    advice = run(Request.from_fields(values), tuple(strategy_paths))
+
+    def typed_as(name: str) -> str:
+        """A field as the user gave it: its flag, or its name in the file."""
+        return flag_of(name) if name in typed or name not in values else f"{name} (in {request_file})"
+
+    try:
+        advice = run(Request.from_fields(values), tuple(strategy_paths))
+    except FieldError as exc:
+        raise OklasimError(exc.spelt(typed_as)) from None
     if as_json:
         click.echo(advice.to_json())
     else:

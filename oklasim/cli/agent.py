@@ -10,7 +10,7 @@ from oklasim.cli.options import json_option, rules_option, seed_option, strategy
 
 
 @click.command("agent")
-@click.option("--strategy", "strategy_name", required=True, help="Strategy playing the seat, e.g. simple or 'threshold(limit=4)'.")
+@click.option("--strategy", "strategy_name", required=True, help="Strategy playing the seat, e.g. simple or 'threshold(threshold=4)'.")
 @rules_option("Rules preset or TOML file the referee plays.")
 @seed_option("Seed of the seat's own random stream.")
 @strategy_path_option()

@@ -7,7 +7,7 @@ import click
 from oklasim.cli.options import rules_option
 from oklasim.errors import OklasimError
 from oklasim.game.cards import format_hand, parse_card, parse_hand
-from oklasim.game.rules import PRESETS, Rules, field_docs
+from oklasim.game.rules import PRESETS, STANDARD_HAND_SIZE, Rules, field_docs
 
 
 @click.command()
@@ -38,14 +38,24 @@ def deadwood(hand: str, upcard: str | None, rules_spec: str) -> None:
         click.echo(f"limit     {limit} ({'gin only' if limit == 0 else 'knock limit'}) -> {verdict}")
 
 
+def _whole_hand(cards: str, option: str) -> int:
+    try:
+        return parse_hand(cards, count=set(STANDARD_HAND_SIZE.values()))
+    except OklasimError as exc:
+        raise OklasimError(f"{option}: {exc}") from None
+
+
 @click.command()
-@click.option("--knocker", required=True, help="The knocker's cards after its discard.")
-@click.option("--defender", required=True, help="The defender's cards.")
+@click.option("--knocker", required=True, help="The knocker's cards after its discard (10, or 7 with 3-4 players).")
+@click.option("--defender", required=True, help="The defender's cards (as many as the knocker's).")
 def layoff(knocker: str, defender: str) -> None:
     """The defender's deadwood after layoffs, for each optimal arrangement of the knocker."""
     from oklasim.game import melds
 
-    k, d = parse_hand(knocker), parse_hand(defender)
+    k, d = _whole_hand(knocker, "--knocker"), _whole_hand(defender, "--defender")
+    if k.bit_count() != d.bit_count():
+        raise OklasimError(f"the knocker holds {k.bit_count()} cards and the defender {d.bit_count()}; both hold a "
+                           "whole hand (10 cards, or 7 with 3-4 players)")
     if k & d:
         raise OklasimError(f"cards in both hands: {format_hand(k & d)}")
     click.echo(f"knocker deadwood {melds.deadwood([k])[0]}")

@@ -7,7 +7,9 @@ Each function returns a click decorator: ``@rules_option()``. A command whose
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
+from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 
 
@@ -40,8 +42,21 @@ def seed_option(help: str, default: int | None = 0):  # noqa: A002
     return click.option("--seed", default=default, show_default=True, help=help)
 
 
+def at_least_one(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A count that must be 1 or more when given (refused in one line, as every bad input)."""
+    if value is not None and value < 1:
+        raise OklasimError(f"{param.opts[0]} must be at least 1, got {value}")
+    return value
+
+
 def workers_option():
-    return click.option("--workers", type=int, help="Worker processes [all cores, or in-process for a small run].")
+    return click.option("--workers", type=int, callback=at_least_one,
+                        help="Worker processes [all cores, or in-process for a small run].")
+
+
+def shard_size_option():
+    return click.option("--shard-size", type=int, callback=at_least_one,
+                        help="Games (or hands) per shard [count/16, within 1,000-20,000 games or 10,000-200,000 hands].")
 
 
 def strategy_path_option():
@@ -51,6 +66,12 @@ def strategy_path_option():
 
 def json_option():
     return click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+
+
+def given_options() -> set[str]:
+    """The parameters of the running command given on its command line, not left at their defaults."""
+    ctx = click.get_current_context()
+    return {name for name in ctx.params if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)}
 
 
 def load_rules(rules_spec: str, players: int | None) -> Rules:

@@ -18,7 +18,8 @@ from oklasim.cli.options import Interrupted, load_rules, rules_and_players, seed
 @click.option("--save", type=click.Path(dir_okay=False), help="Keep the game in FILE, rewritten after every move.")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False),
               help="Go on with a game saved with --save (its rules, bots, seed and coach).")
-def play_command(against, rules_spec, players, seed, coach, save, resume) -> None:
+@click.option("--overwrite", is_flag=True, help="Let --save replace an unfinished game saved in FILE.")
+def play_command(against, rules_spec, players, seed, coach, save, resume, overwrite) -> None:
     """Play a whole game against bots (2-4 players): your hand sorted into melds, typed moves ('help' lists them)."""
     from oklasim.table.terminal import play
 
@@ -26,7 +27,7 @@ def play_command(against, rules_spec, players, seed, coach, save, resume) -> Non
     rules = load_rules(rules_spec, players) if rules_given or players or not resume else None
     kept = save or resume
     try:
-        play(rules, against, seed, save, resume, coach, ask=input, say=click.echo)
+        play(rules, against, seed, save, resume, coach, ask=input, say=click.echo, overwrite=overwrite)
     except KeyboardInterrupt:
         click.echo(err=True)  # off the line of the prompt
         raise Interrupted(f"game interrupted{'; it is saved in ' + kept if kept else ''}") from None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from oklasim.cli.options import Interrupted
 from oklasim.errors import OklasimError
 
 
@@ -44,7 +45,14 @@ def serve_command(host, port, runs_root, reports_root, games_root) -> None:
     app = create_app(Config(runs=runs_root, reports=reports_root, games=games_root, host=host))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"oklasim serve: http://{shown}:{port}/  (Ctrl-C stops it)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    try:
+        # uvicorn closes the server on Ctrl-C or SIGTERM (its runs stopped), then raises the signal again: an
+        # interrupt, which ends the command as every command's does (exit 130, one line). uvicorn.run would
+        # swallow it and exit 0.
+        server.run()
+    except KeyboardInterrupt:
+        raise Interrupted("the server stopped") from None
 
 
 def check_free(host: str, port: int) -> None:

@@ -30,7 +30,7 @@ def strategies_command(family_name, strategy_paths) -> None:
         click.echo(f"{name}: {family.doc}")
         click.echo(f"    from {loaded.source}")
         if family_name is not None:
-            explained = ast.get_docstring(ast.parse(loaded.source.read_text()))
+            explained = ast.get_docstring(ast.parse(loaded.source.read_bytes()))
             click.echo("\n" + (explained or "(no module docstring)") + "\n")
         for p in family.params:
             click.echo(f"    {p.name} = {p.default:g}  ({p.low:g}..{p.high:g})  {p.help}")

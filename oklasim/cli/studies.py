@@ -48,12 +48,14 @@ def run_command(experiment, list_shipped, quick, workers, runs_root, reports_roo
 @click.option("--details", is_flag=True,
               help="The long form: every rule within noise of the best, the basis and the exploitability.")
 @click.option("--quick", is_flag=True, help="Also use a --quick run (few deals: for trying the study out, not advice).")
+@click.option("--undercut-bonus", type=int, help="The undercut bonus [as the rules say].")
 @click.option("--write-study", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a study file that measures these rules; exit.")
-def policy_command(rules_spec, players, runs_root, answers, details, quick, write_study) -> None:
-    """The measured knock policy for exactly these rules (two players): per knock limit what to do, its gain and
-    interval, and whom it is against; --details for the long form."""
+def policy_command(rules_spec, players, runs_root, answers, details, quick, undercut_bonus, write_study) -> None:
+    """The measured knock policy for these rules (two players): per knock limit what to do, its gain and
+    interval, and whom it is against; --details for the long form. A table measured under rules that differ only
+    in what acts between hands (box, game and shutout bonuses, who deals) answers too, and says so."""
     from oklasim.studies.knock_policy import policy_answer
 
     click.echo(policy_answer(load_rules(rules_spec, players), rules_spec, runs_root, answers.split(","), quick,
-                             write_study, details))
+                             write_study, details, undercut_bonus))

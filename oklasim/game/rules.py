@@ -14,6 +14,7 @@ variant with a one-line reason; ``Rules.preset(name)`` gives the presets;
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from oklasim._kernels import layout as L
-from oklasim.errors import OklasimError
+from oklasim.errors import OklasimError, read_text
 from oklasim.game.cards import N_CARDS, SPADES, card_value, parse_card, suit_of
 
 # Enumerated fields: accepted names -> kernel codes.
@@ -189,7 +190,22 @@ class Rules:
         path = Path(spec)
         if not path.is_file():
             raise OklasimError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a TOML file")
-        return cls.from_toml(path.read_text())
+        return cls.from_toml(read_text(path))
+
+    @classmethod
+    def of(cls, rules: Rules | str | os.PathLike | dict | None) -> Rules:
+        """The rules the public API was given: ``Rules``, a preset name, a TOML file, a table of fields or None (the
+        defaults); ``OklasimError`` for anything else."""
+        if rules is None:
+            return cls()
+        if isinstance(rules, cls):
+            return rules
+        if isinstance(rules, (str, os.PathLike)):
+            return cls.load(os.fspath(rules))
+        if isinstance(rules, dict):
+            return cls.from_dict(rules)
+        raise OklasimError(f"rules: give Rules, a preset name ({', '.join(PRESETS)}), a TOML file or a dict of "
+                           f"fields, not {rules!r}")
 
     def to_array(self) -> np.ndarray:
         packed = np.zeros(L.N_RULE_FIELDS, dtype=np.int64)

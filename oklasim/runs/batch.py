@@ -21,7 +21,7 @@ import socket
 import time
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -40,11 +40,12 @@ from oklasim.sim.engine import (
     games_frame,
     hands_frame,
     kernel_rules,
+    play_count,
     resolve_all,
     run_kernel,
     stream_key,
 )
-from oklasim.strategies.registry import Strategy
+from oklasim.strategies.registry import Strategy, with_overrides
 
 # Shards: at least ~16 per run so every core gets work and progress moves, but
 # no bigger than a few seconds of play, which bounds memory; never below the
@@ -84,26 +85,22 @@ class RunSpec:
     @classmethod
     def create(
         cls,
-        rules: Rules,
-        strategies: Sequence[str | Strategy],
+        rules: Rules | str | None,
+        strategies: str | Sequence[str | Strategy],
         games: int | None = None,
         hands: int | None = None,
         seed: int = 0,
         shard_size: int | None = None,
         strategy_paths: Sequence[str] = (),
     ) -> RunSpec:
-        if (games is None) == (hands is None):
-            raise OklasimError("give exactly one of --games N or --hands N")
-        count = games if games is not None else hands
-        mode = "games" if games is not None else "hands"
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise OklasimError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
+        rules = Rules.of(rules)
+        mode, count = play_count(hands, games)
         if count > MAX_COUNT:
             raise OklasimError(f"--{mode} {count:,} is {core_time(count * SECONDS_PER_UNIT[mode])} of play with the "
                                f"simplest strategies, over the limit of {MAX_COUNT:,} per run; split it into runs "
                                "with different seeds")
         stream_key(seed)  # validates the seed
-        size = shard_size or default_shard_size(mode, count)
+        size = default_shard_size(mode, count) if shard_size is None else shard_size
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise OklasimError(f"shard size must be a whole number of at least 1, got {size!r}")
         paths = tuple(str(Path(p).resolve()) for p in strategy_paths)
@@ -143,6 +140,22 @@ class RunSpec:
     def seats(self) -> tuple[Strategy, ...]:
         return resolve_all(list(self.strategies), self.rules_object().players, self.strategy_paths)
 
+    def differences(self, other: RunSpec) -> list[str]:
+        """Where this spec differs from the run's spec ``other``, by the options of ``oklasim simulate`` that set it."""
+        rules = sorted(k for k in self.rules if self.rules[k] != other.rules.get(k))
+        options = {
+            "--rules/--players": (", ".join(f"{k}={self.rules[k]}" for k in rules),
+                                  ", ".join(f"{k}={other.rules.get(k)}" for k in rules)),
+            "--strategies/--param": ((",".join(self.labels), ",".join(other.labels)) if self.labels != other.labels
+                                     else (",".join(self.strategies), ",".join(other.strategies))),
+            "--games/--hands": (f"{self.count:,} {self.mode}", f"{other.count:,} {other.mode}"),
+            "--seed": (self.seed, other.seed),
+            "--shard-size": (self.shard_size, other.shard_size),
+            "--strategy-path": (",".join(self.strategy_paths) or "none", ",".join(other.strategy_paths) or "none"),
+        }
+        return [f"{option} {mine} (the run's: {theirs})" for option, (mine, theirs) in options.items()
+                if mine != theirs]
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["run_id"] = self.run_id
@@ -154,6 +167,38 @@ class RunSpec:
         for key in ("strategies", "strategy_paths", "strategy_sources", "labels"):
             fields[key] = tuple(fields.get(key, ()))
         return cls(**fields)
+
+
+def stored_spec(run_dir: str | Path, rules: Rules | None = None, players: int | None = None,
+                strategies: Sequence[str] | None = None, overrides: dict[str, float] | None = None,
+                games: int | None = None, hands: int | None = None, seed: int | None = None,
+                shard_size: int | None = None, strategy_paths: Sequence[str] = ()) -> RunSpec:
+    """The spec of the run in ``run_dir``: what is not given is read from its manifest, what is given must agree
+    with it (an error names each option that does not), and its strategies must still play as they did."""
+    manifest = storage.read_manifest(Path(run_dir))
+    check_same_code(manifest, Path(run_dir))
+    kept = RunSpec.from_json(manifest["spec"])
+
+    def made(rules, strategies, overrides, counted, seed, shard_size, paths) -> RunSpec:
+        spec = RunSpec.create(rules, with_overrides(list(strategies), overrides, paths), **counted, seed=seed,
+                              shard_size=shard_size, strategy_paths=paths)
+        return replace(spec, labels=kept.labels) if spec.strategies == kept.strategies else spec
+
+    now = made(kept.rules_object(), kept.labels, {}, {kept.mode: kept.count}, kept.seed, kept.shard_size,
+               kept.strategy_paths)
+    if now.run_id != kept.run_id:
+        raise OklasimError(f"the strategies of {run_dir} play differently now ({', '.join(now.labels)}: their files "
+                           "or families changed since the run): its games cannot be played again as they were "
+                           "(simulate --overwrite plays it anew)")
+    rules = (rules or now.rules_object()).replace(**({"players": players} if players else {}))
+    given = {"games": games, "hands": hands} if games is not None or hands is not None else {now.mode: now.count}
+    spec = made(rules, strategies or now.labels, overrides or {}, given, now.seed if seed is None else seed,
+                now.shard_size if shard_size is None else shard_size, tuple(strategy_paths) or now.strategy_paths)
+    differ = spec.differences(now)
+    if differ:
+        raise OklasimError(f"{run_dir} holds a run with other {'; '.join(differ)}: leave these out to use the "
+                           "run's (or give another --out for a new run)")
+    return spec
 
 
 def _file_hash(path: Path) -> str:

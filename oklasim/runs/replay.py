@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -11,7 +12,8 @@ from oklasim._kernels import layout as L
 from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
-from oklasim.runs.batch import MAX_COUNT
+from oklasim.runs import storage
+from oklasim.runs.batch import MAX_COUNT, stored_spec, written_by_this_code
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel, trace_rows
 from oklasim.strategies.registry import Strategy
 
@@ -78,3 +80,18 @@ def replay(
         winner = f"seat {record[L.G_WINNER]} wins" if record[L.G_WINNER] >= 0 else "nobody wins"
         lines.append(f"== {winner} after {record[L.G_HANDS]} hands; totals {scores}")
     return lines
+
+
+def replay_run(run_dir: str | Path, game: int, hands_only: bool | None = None, **given) -> list[str]:
+    """Game ``game`` of the run in ``run_dir``, with the rules, strategies and seed of its manifest (``given``:
+    ``rules``, ``players``, ``seed``, ``strategy_paths`` as ``stored_spec`` takes them, each checked against it)."""
+    manifest = storage.read_manifest(Path(run_dir))
+    if not written_by_this_code(manifest):
+        raise OklasimError(f"{run_dir} was played by oklasim {manifest.get('version', '?')} with other kernel code: "
+                           "this one would not replay its games as they were; replay it with that version")
+    spec = stored_spec(run_dir, **given)
+    if hands_only is not None and hands_only != (spec.mode == "hands"):
+        raise OklasimError(f"{run_dir} played {spec.mode}, not {'hands' if hands_only else 'games'}: leave out --hands")
+    if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < spec.count:
+        raise OklasimError(f"{run_dir} played {spec.count:,} {spec.mode}: --game goes from 0 to {spec.count - 1:,}")
+    return replay(spec.rules_object(), spec.seats(), spec.seed, game, spec.mode == "hands", spec.strategy_paths)

@@ -50,15 +50,42 @@ def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
     atomic_write_bytes(run_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode())
 
 
+def _damaged(path: Path, exc: Exception, fix: str) -> OklasimError:
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return OklasimError(f"{path} is damaged ({first}); {fix}")
+
+
+def read_json(path: Path, fix: str) -> Any:
+    """A JSON file oklasim wrote; an ``OklasimError`` naming it, and saying ``fix`` (what to do), if it is damaged."""
+    try:
+        return json.loads(Path(path).read_bytes())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _damaged(path, exc, fix) from None
+
+
+def read_table(path: Path, fix: str, columns: dict[str, Any] | tuple[str, ...] = ()) -> pl.DataFrame:
+    """A table oklasim wrote (parquet, or CSV), holding ``columns`` (names, or names and their polars types); an
+    ``OklasimError`` naming the file, and saying ``fix``, if it is damaged (unreadable, or other columns)."""
+    path = Path(path)
+    try:
+        if path.suffix == ".parquet":
+            frame = pl.read_parquet(path)
+        else:
+            frame = pl.read_csv(path, schema_overrides=columns if isinstance(columns, dict) else None)
+    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+        raise _damaged(path, exc, fix) from None
+    missing = [name for name in columns if name not in frame.columns]
+    if missing:
+        raise _damaged(path, ValueError(f"no column {', '.join(missing)}"), fix)
+    return frame
+
+
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     """A run's manifest, checked to hold what the readers need (a clear error otherwise)."""
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         raise OklasimError(f"{run_dir} is not an oklasim run (no {MANIFEST})")
-    try:
-        manifest = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise OklasimError(f"{path} is corrupt ({exc}); delete the run or rerun with --overwrite") from None
+    manifest = read_json(path, "delete the run or rerun with --overwrite")
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict) or not SPEC_KEYS <= set(spec) or not isinstance(manifest.get("status"), str):
         raise OklasimError(f"{path} is not an oklasim manifest (no run spec); delete the run or rerun with --overwrite")
@@ -87,6 +114,17 @@ def driver_gone(manifest: dict[str, Any]) -> bool:
 def status(manifest: dict[str, Any]) -> str:
     """The run's status, "interrupted" also for a run whose driver was killed before it could say so."""
     return "interrupted" if driver_gone(manifest) else manifest["status"]
+
+
+def checked_status(run_dir: Path, manifest: dict[str, Any]) -> str:
+    """The run's ``status``, or "damaged" when a shard file is foreign, unreadable, outside the plan or missing from
+    a complete run (``checked_shards`` says which)."""
+    try:
+        for kind in KINDS if manifest["spec"]["mode"] == "games" else ("hands",):
+            checked_shards(run_dir, kind, manifest)
+    except OklasimError:
+        return "damaged"
+    return status(manifest)
 
 
 def shard_path(run_dir: Path, kind: str, shard: int) -> Path:

@@ -10,6 +10,7 @@ game can be replayed alone (``replay``).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ from oklasim._kernels import layout as L
 from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
-from oklasim.strategies.registry import Strategy, resolve
+from oklasim.strategies.registry import Strategy, resolve, split_strategies
 
 CARD_NAMES = [format_card(c) for c in range(52)]
 OUTCOME_NAMES = L.OUTCOME_NAMES
@@ -44,14 +45,28 @@ class SimulationResult:
     seed: int
 
 
-def resolve_all(strategies: Sequence[str | Strategy], players: int, extra_paths=()) -> tuple[Strategy, ...]:
-    """One strategy per seat; a single name plays every seat."""
+def resolve_all(strategies: str | Sequence[str | Strategy], players: int, extra_paths=()) -> tuple[Strategy, ...]:
+    """One strategy per seat (a list, or names separated by commas: "simple,greedy"); a single one plays every
+    seat."""
+    if isinstance(strategies, str):
+        strategies = split_strategies(strategies)
     items = [s if isinstance(s, Strategy) else resolve(s, extra_paths=extra_paths) for s in strategies]
     if len(items) == 1:
         items *= players
     if len(items) != players:
         raise OklasimError(f"{players} players need {players} strategies (or one for all), got {len(items)}")
     return tuple(items)
+
+
+def play_count(hands, games) -> tuple[str, int]:
+    """("hands" or "games", how many) of a request for one or the other; ``OklasimError`` unless exactly one is
+    given, a whole number of at least 1 (``True`` is no count)."""
+    if (hands is None) == (games is None):
+        raise OklasimError("give exactly one of hands=N or games=N (--hands N or --games N)")
+    mode, count = ("hands", hands) if hands is not None else ("games", games)
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 1:
+        raise OklasimError(f"the number of {mode} must be a whole number of at least 1, got {count!r}")
+    return mode, int(count)
 
 
 def seat_arguments(seats: Sequence[Strategy]) -> tuple[tuple, np.ndarray]:
@@ -216,8 +231,8 @@ def kernel_rules(rules: Rules, hands_only: bool) -> np.ndarray:
 
 
 def simulate(
-    rules: Rules | None = None,
-    strategies: Sequence[str | Strategy] = ("simple", "simple"),
+    rules: Rules | str | None = None,
+    strategies: str | Sequence[str | Strategy] = ("simple", "simple"),
     hands: int | None = None,
     games: int | None = None,
     seed: int = 0,
@@ -227,18 +242,16 @@ def simulate(
     """Play ``hands`` independent hands or ``games`` whole games, in this process.
 
     Hands are dealt by a dealer drawn by lot, at score 0; games run to the
-    target score (or one hand under ``single_hand`` rules).
+    target score (or one hand under ``single_hand`` rules). ``rules``: a
+    ``Rules``, a preset name or a TOML file (``Rules.of``); ``strategies``: one
+    per seat, or one for all, as a list or separated by commas.
     """
-    rules = rules or Rules()
-    if (hands is None) == (games is None):
-        raise OklasimError("give exactly one of hands=N or games=N")
-    count = hands if hands is not None else games
-    if count < 0:
-        raise OklasimError(f"the number of hands or games must be >= 0, got {count}")
+    rules = Rules.of(rules)
+    mode, count = play_count(hands, games)
     seats = resolve_all(strategies, rules.players, extra_paths)
-    hand_records, game_records, _ = run_kernel(kernel_rules(rules, hands is not None), seats, seed, first_game, count)
+    hand_records, game_records, _ = run_kernel(kernel_rules(rules, mode == "hands"), seats, seed, first_game, count)
     hand_df = hands_frame(hand_records, rules.players)
-    game_df = None if hands is not None else games_frame(game_records, rules.players)
+    game_df = None if mode == "hands" else games_frame(game_records, rules.players)
     return SimulationResult(hand_df, game_df, rules, seats, seed)
 
 
@@ -265,11 +278,12 @@ def record_dict(row: np.ndarray) -> dict[str, int]:
 
 
 def play_situation(
-    rules: Rules, strategies: Sequence[str | Strategy], situation, seed: int = 0, extra_paths=()
+    rules: Rules | str | None, strategies: str | Sequence[str | Strategy], situation, seed: int = 0, extra_paths=()
 ) -> HandResult:
     """Play one hand on from ``situation`` (see ``oklasim.sim.situation``) with the given strategies."""
     from oklasim.sim.situation import board_for
 
+    rules = Rules.of(rules)
     seats = resolve_all(strategies, rules.players, extra_paths)
     board = board_for(rules, situation)
     E.seed_views_nb(board, stream_key(seed), 0)

@@ -20,6 +20,7 @@ it is resolved to play.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib.util
 import os
@@ -248,11 +249,14 @@ def _where(spec: str) -> str:
 
 
 def _parse_settings(text: str, spec: str) -> dict[str, float]:
+    """``name=number, ...`` as a dict; a name given twice is an error, not a silent choice of the last."""
     settings: dict[str, float] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, value = item.partition("=")
+        name, sep, value = (part.strip() for part in item.partition("="))
+        if name in settings:
+            raise OklasimError(f"{_where(spec)}: {name} given more than once; give each parameter once")
         try:
-            settings[name.strip()] = float(value)
+            settings[name] = float(value)
         except ValueError:
             raise OklasimError(f"{_where(spec)}: write parameters as name=number, got {item!r}") from None
         if not sep:
@@ -275,7 +279,7 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
         elif len(owners) > 1:
             raise OklasimError(f"preset {base!r} exists in {', '.join(owners)}; write family:{base}")
     if family_name not in known:
-        raise OklasimError(f"unknown strategy {base!r}; known: {', '.join(names(tuple(extra_paths)))}")
+        raise OklasimError(f"unknown strategy {base!r}{_suggestion(base, known)} (`oklasim strategies` lists them all)")
     loaded = known[family_name]
     values = {p.name: p.default for p in loaded.family.params}
     if preset:
@@ -296,6 +300,14 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
                     loaded.family.confirms_discard)
 
 
+def _suggestion(name: str, known: dict[str, LoadedFamily]) -> str:
+    """": did you mean 'greedy'?" for the names closest to ``name`` (families, presets with or without theirs)."""
+    usable = [*known, *(f"{f}:{p}" for f, lf in known.items() for p in lf.family.presets),
+              *dict.fromkeys(p for lf in known.values() for p in lf.family.presets)]
+    close = difflib.get_close_matches(name, usable, n=3, cutoff=0.6)
+    return f": did you mean {' or '.join(map(repr, close))}?" if close else ""
+
+
 def names(extra_paths=()) -> list[str]:
     """Every usable name: families, then presets."""
     known = families(tuple(extra_paths))
@@ -308,10 +320,6 @@ def names(extra_paths=()) -> list[str]:
 def parse_overrides(items: tuple[str, ...] | list[str], option: str = "--param") -> dict[str, float]:
     """``option name=value`` items (``--param``, ``--fix``) as a dict; a name given twice is an error, not a
     silent choice."""
-    names = [item.partition("=")[0].strip() for item in items]
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise OklasimError(f"{option} {', '.join(repeated)} given more than once")
     return _parse_settings(",".join(items), option)
 
 

@@ -52,6 +52,8 @@ from oklasim.studies.spec import Experiment, provenance, result_key
 RESULTS_FILE = "dealt_hands.json"
 HISTOGRAM_FILE = "deadwood_histograms.csv"
 FIRST_TURN_FILE = "first_turn_counts.csv"
+TABLES = {HISTOGRAM_FILE: {"quantity": pl.String, "deadwood": pl.Int64, "count": pl.Int64},
+          FIRST_TURN_FILE: {"upcard_rank": pl.Int64, "take": pl.Int64, "draw": pl.Int64, "count": pl.Int64}}
 METHOD = 1  # bump when the sampling or the definitions change, so old results are not reused
 OVER = 11  # first-turn deadwoods above 10 are stored as 11: no knock limit exceeds 10
 QUANTITIES = {"dealt_10": "dealt 10 cards", "best_11": "best 11 cards (after the best discard)"}
@@ -184,8 +186,11 @@ def run(experiment: Experiment, run_dir: Path, workers) -> None:
     key = result_key({"seed": experiment.seed, "count": experiment.count, "discard_taken_card":
                       experiment.base_rules().discard_taken_card, "method": METHOD, "kernels": SOURCE_HASH})
     results = run_dir / RESULTS_FILE
-    if results.is_file() and json.loads(results.read_text()).get("key") == key:
-        return  # the same spec: reuse
+    try:
+        if load_results(experiment, run_dir)[0]["key"] == key:
+            return  # the same spec, every file intact: reuse
+    except OklasimError:
+        pass  # none yet, or damaged: sampled again
     results.unlink(missing_ok=True)  # until the new results are complete, the folder holds none
     histograms, first_turn, paired = sample(experiment.seed, experiment.count,
                                             experiment.base_rules().discard_taken_card)
@@ -427,16 +432,21 @@ def _summary(summary: pl.DataFrame, exact: pl.DataFrame, first: pl.DataFrame, pu
     return lines
 
 
-def load_results(run_dir: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
+def load_results(experiment: Experiment, run_dir: Path) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
+    """The stored results and the two tables; an error naming the file that is missing or damaged."""
     results = run_dir / RESULTS_FILE
     if not results.is_file():
         raise OklasimError(f"{run_dir} holds no finished dealt_hands results; run the study first")
-    data = json.loads(results.read_text())
-    return data, pl.read_csv(run_dir / HISTOGRAM_FILE), pl.read_csv(run_dir / FIRST_TURN_FILE)
+    fix = f"{experiment.command} samples it again"
+    data = storage.read_json(results, fix)
+    if not isinstance(data, dict) or not {"key", "paired", "exact"} <= data.keys():
+        raise OklasimError(f"{results} is damaged (not the study's results); {fix}")
+    histograms, first_turn = (storage.read_table(run_dir / name, fix, columns) for name, columns in TABLES.items())
+    return data, histograms, first_turn
 
 
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
-    data, histograms, first_turn = load_results(run_dir)
+    data, histograms, first_turn = load_results(experiment, run_dir)
     summary = summary_table(histograms)
     dist = distribution_table(histograms)
     within = within_limit_table(histograms)

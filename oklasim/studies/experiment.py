@@ -32,7 +32,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from oklasim.analysis.report import discard_unfinished
-from oklasim.errors import OklasimError
+from oklasim.errors import OklasimError, read_text
 from oklasim.game.rules import Rules
 from oklasim.runs import storage
 from oklasim.runs.batch import MAX_COUNT
@@ -81,8 +81,8 @@ def load(spec: str | Path, quick: bool = False) -> Experiment:
     the file and the field."""
     path, source = locate(spec)
     try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as exc:
         raise OklasimError(f"{path}: not valid TOML ({exc})") from None
     study = data.get("study")
     if not isinstance(study, dict):
@@ -173,10 +173,10 @@ def _same_file(a: str, b: str) -> bool:
 def read_study(run_dir: Path) -> Experiment:
     """The experiment recorded in a study folder, checked (it names the report folder)."""
     path = Path(run_dir) / STUDY_FILE
+    data = storage.read_json(path, f"delete {run_dir}, or run its study again")
     try:
-        data = json.loads(path.read_text())
         experiment = Experiment(**{**data, "strategies": tuple(data["strategies"])})
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError, KeyError) as exc:
+    except (TypeError, KeyError) as exc:
         raise OklasimError(f"{path} is not an oklasim study record ({exc})") from None
     plain_name(experiment.name, str(path))
     if experiment.kind not in STUDIES:

@@ -19,12 +19,16 @@ import polars as pl
 
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
+from oklasim.runs.storage import read_json, read_table
 from oklasim.studies.knock_answers import rule_words
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "knock_policy.csv"
 STUDY_KIND = "knock_thresholds"
 LIMIT_NAMES = {0: "A (gin only)"}  # knock limits shown by name (an ace upcard: gin only)
 ANSWERS = ("mix", "max-min", "equilibrium")
+# The columns of a policy table that its readers use, with their types.
+COLUMNS = {"undercut_bonus": pl.Int64, "knock_limit": pl.Int64, "answer": pl.String, "against": pl.String,
+           "advice": pl.String, "rules": pl.String, "command": pl.String, "quick": pl.Boolean}
 
 
 @dataclass(frozen=True)
@@ -35,21 +39,31 @@ class Source:
     quick: bool
 
 
+# Rules fields that act only between the hands of a game or at its end. A policy table is measured on single hands
+# dealt at score 0, so it answers for rules that differ from its own in these alone.
+GAME_ONLY = ("dealer_rule", "box_bonus", "game_bonus", "shutout_rule")
+
+
 def rules_key(rules: Rules) -> str:
     return json.dumps(rules.to_dict(), sort_keys=True)
 
 
+def hand_key(rules: Rules) -> str:
+    """What a policy table's figures depend on: the rules but their game-only fields."""
+    return json.dumps({k: v for k, v in rules.to_dict().items() if k not in GAME_ONLY}, sort_keys=True)
+
+
 def _same_key(stored: str) -> str:
-    """A table's rules as ``rules_key`` spells them now (a field added since takes its default)."""
-    return rules_key(Rules.from_dict(json.loads(stored)))
+    """A table's rules as ``hand_key`` spells them now (a field added since takes its default)."""
+    return hand_key(Rules.from_dict(json.loads(stored)))
 
 
 def _study_runs(runs_root: Path) -> list[tuple[Path, dict]]:
     """knock_thresholds run folders holding a policy table, newest first."""
     found = []
     for study in Path(runs_root).glob("*/study.json"):
-        data = json.loads(study.read_text())
-        if data.get("kind") == STUDY_KIND and (study.parent / "policy.csv").is_file():
+        data = read_json(study, f"delete {study.parent}, or run its study again with --overwrite")
+        if isinstance(data, dict) and data.get("kind") == STUDY_KIND and (study.parent / "policy.csv").is_file():
             found.append((study.parent, data))
     return sorted(found, key=lambda item: (item[0] / "policy.csv").stat().st_mtime, reverse=True)
 
@@ -58,12 +72,13 @@ def _runs(runs_root: Path):
     """The policy tables of runs, newest first."""
     for folder, study in _study_runs(runs_root):
         command = f"oklasim run {study.get('source', '?')}" + (" --quick" if study.get("quick") else "")
-        yield Source(pl.read_csv(folder / "policy.csv"), str(folder), command, bool(study.get("quick")))
+        table = read_table(folder / "policy.csv", f"{command} writes it again (or delete {folder})", COLUMNS)
+        yield Source(table, str(folder), command, bool(study.get("quick")))
 
 
 def _shipped():
     if SHIPPED.is_file():
-        table = pl.read_csv(SHIPPED)
+        table = read_table(SHIPPED, "reinstall oklasim", COLUMNS)
         yield Source(table, f"the shipped table ({SHIPPED.name})", table["command"][0], bool(table["quick"].any()))
 
 
@@ -79,9 +94,10 @@ def study_file(rules: Rules) -> str:
 
 
 def lookup(rules: Rules, rules_spec: str, runs_root: Path, quick: bool) -> tuple[Source, pl.DataFrame]:
-    """The first table measured under exactly ``rules`` and its rows; a ValueError saying what to run if none is."""
+    """The first table measured under ``rules`` (but for their ``GAME_ONLY`` fields) and its rows; a ValueError saying
+    what to run if none is."""
     skipped: list[str] = []  # quick runs under these rules, used only when asked for
-    key = rules_key(rules)
+    key = hand_key(rules)
     for source in itertools.chain(_runs(runs_root), _shipped()):
         rows = source.table.filter(pl.col("rules").map_elements(_same_key, return_dtype=pl.String) == key)
         if rows.height and source.quick and not quick:
@@ -201,10 +217,14 @@ def compact_text(rules: Rules, rules_spec: str, runs_root: Path, answers: list[s
 def basis_lines(rules: Rules, source: Source, rows: pl.DataFrame) -> list[str]:
     """Where the table comes from and how it was measured: the first lines of either form."""
     first = rows.row(0, named=True)
+    measured = Rules.from_dict(json.loads(first["rules"])).to_dict()
+    differ = [name for name in GAME_ONLY if measured[name] != getattr(rules, name)]
     return [f"knock policy (undercut bonus {rules.undercut_bonus}), from {source.where}"
             + (" -- a QUICK run: few deals, not advice" if source.quick else ""),
             f"measured by: {source.command}; rules chosen on the deals of seed {first['seed']}, figures from fresh "
-            f"deals (seed {first['confirm_seed']})"]
+            f"deals (seed {first['confirm_seed']})"] + (
+            [f"measured under other {', '.join(differ)} ({', '.join(f'{n}={measured[n]}' for n in differ)}): they act "
+             "between hands and at the game's end, not on the single hands the table is measured on"] if differ else [])
 
 
 def checked_lookup(rules: Rules, rules_spec: str, runs_root: Path, answers: list[str], quick: bool):
@@ -221,11 +241,15 @@ def checked_lookup(rules: Rules, rules_spec: str, runs_root: Path, answers: list
 
 
 def policy_answer(rules: Rules, rules_spec: str, runs_root: Path | None, answers: list[str], quick: bool,
-                  write_study: Path | None = None, details: bool = False) -> str:
+                  write_study: Path | None = None, details: bool = False, undercut_bonus: int | None = None) -> str:
     """What ``oklasim policy`` prints: the answers asked for, or (``write_study``) a study file written for these
-    rules. ``runs_root`` None: the default ``runs`` folder, used if it exists."""
+    rules (with ``undercut_bonus``, when given). ``runs_root`` None: the default ``runs`` folder, used if it
+    exists."""
     if runs_root is not None and not runs_root.is_dir():
         raise OklasimError(f"--runs {runs_root} is not a folder")
+    if undercut_bonus is not None:
+        rules = rules.replace(undercut_bonus=undercut_bonus)
+        rules_spec = f"{rules_spec} --undercut-bonus {undercut_bonus}"  # as the hint's command spells it
     if write_study:
         write_study.write_text(study_file(rules))
         return f"wrote {write_study}; measure with: oklasim run {write_study}"

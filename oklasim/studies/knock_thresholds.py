@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import io
 import json
+import logging
+import zipfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -47,7 +49,7 @@ import polars as pl
 from oklasim.analysis.report import Report
 from oklasim.analysis.stats import mean_ci
 from oklasim.errors import OklasimError
-from oklasim.runs.storage import atomic_write_bytes
+from oklasim.runs.storage import atomic_write_bytes, read_json, read_table
 from oklasim.studies import knock_equilibrium, knock_policy, knock_scores
 from oklasim.studies.knock_answers import (
     ASAP,
@@ -67,6 +69,7 @@ from oklasim.studies.knock_policy import LIMIT_NAMES
 from oklasim.studies.paired_pool import GamesPlayed, Pairing, play_games
 from oklasim.studies.spec import Experiment, provenance, result_key
 
+log = logging.getLogger(__name__)
 DEFAULTS = {
     "opponents": ["greedy", "defensive", "threshold:gin_only", "threshold:early_then_gin", "expert"],
     "thresholds": list(range(11)),
@@ -162,13 +165,22 @@ def stage_keys(experiment: Experiment) -> dict[str, str]:
     return keys
 
 
+# What reading a damaged part raises: polars' and numpy's errors for a file that is not what was written.
+DAMAGED = (pl.exceptions.PolarsError, OSError, ValueError, EOFError, zipfile.BadZipFile)
+
+
 class _Stages:
-    """Finished parts of a run on disk: a part is reused only while everything it depends on is unchanged."""
+    """Finished parts of a run on disk: a part is reused only while everything it depends on is unchanged and its
+    file reads back whole (a damaged part, or a damaged record of them, is made again)."""
 
     def __init__(self, run_dir: Path, keys: dict[str, str]):
         self.run_dir, self.keys = run_dir, keys
         record = run_dir / STAGES_FILE
-        self.done = json.loads(record.read_text()) if record.is_file() else {}
+        try:
+            done = read_json(record, "") if record.is_file() else {}
+        except OklasimError:
+            done = {}  # a damaged record: every part is made again
+        self.done = done if isinstance(done, dict) else {}
         for name, key in keys.items():
             if self.done.get(name) != key:
                 (run_dir / FILES[name]).unlink(missing_ok=True)
@@ -183,20 +195,29 @@ class _Stages:
         self.done[name] = self.keys[name]
         atomic_write_bytes(self.run_dir / STAGES_FILE, json.dumps(self.done, indent=2, sort_keys=True).encode())
 
+    def _part(self, name: str, make, write, read):
+        """The part ``name``: read back if finished and whole, else made, written and read back."""
+        path = self.run_dir / FILES[name]
+        if self._finished(name):
+            try:
+                return read(path)
+            except DAMAGED as exc:
+                log.info("%s is damaged (%s): made again", path, type(exc).__name__)
+        buffer = io.BytesIO()
+        write(make(), buffer)
+        self._record(name, buffer.getvalue())
+        return read(path)
+
     def frame(self, name: str, make) -> pl.DataFrame:
-        if not self._finished(name):
-            buffer = io.BytesIO()
-            make().write_parquet(buffer)
-            self._record(name, buffer.getvalue())
-        return pl.read_parquet(self.run_dir / FILES[name])
+        return self._part(name, make, lambda frame, buffer: frame.write_parquet(buffer), pl.read_parquet)
 
     def arrays(self, name: str, make) -> dict[str, np.ndarray]:
-        if not self._finished(name):
-            buffer = io.BytesIO()
-            np.savez(buffer, **make())
-            self._record(name, buffer.getvalue())
-        with np.load(self.run_dir / FILES[name]) as data:
-            return {key: data[key] for key in data.files}
+        return self._part(name, make, lambda arrays, buffer: np.savez(buffer, **arrays), _load_arrays)
+
+
+def _load_arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files}
 
 
 def run(experiment: Experiment, run_dir: Path, workers) -> None:
@@ -543,7 +564,8 @@ def _at_a_glance(answers: pl.DataFrame, bonus: int) -> pl.DataFrame:
 
 def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
     opts = options(experiment)
-    panel, answers, equilibrium, games, bands = (pl.read_parquet(run_dir / FILES[name])
+    fix = f"{experiment.command} makes it again"
+    panel, answers, equilibrium, games, bands = (read_table(run_dir / FILES[name], fix)
                                                  for name in ("panel", "answers", "equilibrium", "games", "bands"))
     best_bands = pl.concat([knock_scores.best_by_band(bands.filter(pl.col("undercut_bonus") == b)).with_columns(
         undercut_bonus=pl.lit(b)) for b in opts["undercut_bonuses"]])

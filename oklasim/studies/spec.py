@@ -43,6 +43,11 @@ class Experiment:
     def label(self) -> str:
         return self.name + ("-quick" if self.quick else "")
 
+    @property
+    def command(self) -> str:
+        """The command that runs this study (and redoes whatever of its runs is missing or damaged)."""
+        return f"oklasim run {self.source}" + (" --quick" if self.quick else "")
+
 
 def ensure_run(spec: RunSpec, run_dir: Path, workers: int) -> RunResult:
     """The run of ``spec`` in ``run_dir`` (a folder of this study): reused if complete, resumed if interrupted,
@@ -72,10 +77,9 @@ def provenance(experiment: Experiment, runs: dict[str, RunSpec], size: str | Non
     ``size`` replaces the default description of the sample (for studies that are not N runs of one size);
     ``extra`` adds facts (their keys with underscores shown as spaces).
     """
-    quick = " --quick" if experiment.quick else ""
     facts = {
         "study": f"{experiment.source} ({experiment.kind})",
-        "reproduce": f"oklasim run {experiment.source}{quick}",
+        "reproduce": experiment.command,
         "seed": str(experiment.seed),
         "size": size or f"{experiment.count:,} {experiment.mode} per configuration, {len(runs)} configurations",
         "strategies": ", ".join(experiment.strategies),

@@ -2,7 +2,8 @@
 
 Every two strategies listed in ``[study] strategies`` play a paired match
 (``oklasim.match.match``: each deal twice, seats swapped, so the luck of the
-cards largely cancels). The report ranks them by their average paired edge,
+cards largely cancels). The report ranks them by their head-to-head record
+(``TournamentResult.ranking``), gives their average paired edge beside it,
 shows who beats whom (a matrix of paired differences with significance
 marks) and why: how each strategy's hands end (knocks, gins and undercuts
 made, the same suffered, void walls).
@@ -170,14 +171,14 @@ def _significant(d: Estimate) -> bool:
 
 
 def ranking_table(result: TournamentResult) -> pl.DataFrame:
-    """The standings (``TournamentResult.ranking``: head-to-head record, ties by the average paired edge);
+    """The standings (``TournamentResult.ranking``: head-to-head record, ties by the edge among the tied);
     ``edge_place`` is the rank by average edge alone, which rewards large wins over weak entrants."""
     return pl.DataFrame([
         {"place": place, "strategy": s.name, "significant_wins": s.wins, "significant_losses": s.losses,
-         "undecided": s.undecided, "edge": s.edge.mean, "edge_lo": s.edge.low, "edge_hi": s.edge.high,
-         "edge_place": s.edge_place}
+         "undecided": s.undecided, "edge_among_tied": s.tied_edge.mean if s.tied_edge else None,
+         "edge": s.edge.mean, "edge_lo": s.edge.low, "edge_hi": s.edge.high, "edge_place": s.edge_place}
         for place, s in enumerate(result.ranking(), 1)
-    ])
+    ], schema_overrides={"edge_among_tied": pl.Float64})
 
 
 def pairwise_table(result: TournamentResult) -> pl.DataFrame:
@@ -440,8 +441,10 @@ def report(experiment: Experiment, run_dir: Path, report_dir: Path) -> Path:
                "hands lost by being undercut, to the opponent's knock or gin; void walls.")
     doc.table("ranking", ranking, "Ranking",
               "place: by head-to-head record (significant wins minus significant losses: pairings whose 95% "
-              "interval excludes 0), ties broken by edge. edge: average paired difference against all the others, "
-              "points per hand, with its 95% interval (edge_lo, edge_hi); edge_place: the order by edge alone.")
+              "interval excludes 0), ties broken by edge_among_tied: the average paired difference against the "
+              "others of the same record alone (empty: no other has it), then by edge. edge: average paired "
+              "difference against all the others, points per hand, with its 95% interval (edge_lo, edge_hi); "
+              "edge_place: the order by edge alone.")
     doc.table("matrix", matrix_table(result, order), "Paired differences (row minus column)",
               "Points per hand, mean ±95% half-width; * = significant.")
     doc.table("pairings", pairwise_table(result), "Every pairing",

@@ -38,6 +38,7 @@ import fcntl
 import functools
 import hashlib
 import json
+import numbers
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -53,9 +54,9 @@ from oklasim.analysis.match import match
 from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
-from oklasim.runs.storage import atomic_write_bytes
+from oklasim.runs.storage import atomic_write_bytes, read_json
 from oklasim.sim.engine import stream_key
-from oklasim.strategies.registry import Strategy, resolve
+from oklasim.strategies.registry import Strategy, resolve, split_strategies
 from oklasim.studies.tune_result import OpponentFigures, TuneResult
 from oklasim.studies.tune_space import Dimension, dimensions, expand_panel
 
@@ -130,7 +131,7 @@ class TuneSpec:
     aggregate: str = "mean"
 
     @classmethod
-    def create(cls, family: str, against: Sequence[str], rules: Rules | None = None,
+    def create(cls, family: str, against: str | Sequence[str], rules: Rules | str | None = None,
                params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
                seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = (),
                objective: str = "points", aggregate: str = "mean"):
@@ -140,10 +141,9 @@ class TuneSpec:
         if aggregate not in AGGREGATES:
             raise OklasimError(f"unknown aggregate {aggregate!r}; aggregates: {', '.join(AGGREGATES)}")
         stream_key(seed)  # checks it
-        if hands_per_rung < 2:
-            raise OklasimError(f"hands per rung must be at least 2, got {hands_per_rung}")
-        if rungs < 1:
-            raise OklasimError(f"rungs must be at least 1, got {rungs}")
+        _check_count(hands_per_rung, 2, "hands per rung")
+        _check_count(rungs, 1, "rungs")
+        against = split_strategies(against) if isinstance(against, str) else against
         if not [a for a in against if a.strip()]:
             raise OklasimError("the panel of opponents is empty: give --against A,B,...")
         dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
@@ -152,7 +152,7 @@ class TuneSpec:
         panel = tuple(r.name for r in resolved)
         if len({r.canonical() for r in resolved}) < len(panel):
             raise OklasimError(f"an opponent is named twice in the panel: {', '.join(opponents)}")
-        return cls(family, panel, rules or Rules(), dims, tuple(sorted((fixed or {}).items())), int(seed),
+        return cls(family, panel, Rules.of(rules), dims, tuple(sorted((fixed or {}).items())), int(seed),
                    int(hands_per_rung), int(rungs), paths, objective, aggregate)
 
     def identity(self) -> dict:
@@ -189,11 +189,20 @@ class TuneSpec:
     def held_out_seed(self, opponent: int) -> int:
         return derived_seed(self.seed, _HELD_OUT, 0, opponent)
 
+    def values(self, params: dict[str, float]) -> dict[str, float]:
+        """The parameter values of a trial's ``params`` (``Dimension.value``)."""
+        return {d.name: d.value(params[d.name]) for d in self.dimensions}
+
     def strategy(self, values: dict[str, float]) -> Strategy:
         return resolve(self.family, dict(self.fixed) | values, self.strategy_paths)
 
     def baseline(self) -> Strategy:
         return resolve(self.family, dict(self.fixed), self.strategy_paths)
+
+
+def _check_count(value, least: int, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise OklasimError(f"{what} must be a whole number of at least {least}, got {value!r}")
 
 
 def derived_seed(seed: int, purpose: int, rung: int, opponent: int) -> int:
@@ -220,12 +229,7 @@ def play(spec: TuneSpec, strategy: Strategy, opponent: int, deals: int, seed: in
 
 def _race(spec: TuneSpec, trial: optuna.Trial, workers: int | None) -> float:
     """Play a trial's candidate rung after rung, reporting to Optuna; raises TrialPruned when it stops it."""
-    values = {
-        d.name: trial.suggest_int(d.name, int(d.low), int(d.high)) if d.integer
-        else trial.suggest_float(d.name, d.low, d.high)
-        for d in spec.dimensions
-    }
-    candidate = spec.strategy(values)
+    candidate = spec.strategy({d.name: d.suggest(trial) for d in spec.dimensions})
     nets: list[list[np.ndarray]] = [[] for _ in spec.panel]
     played = 0
     for rung, deals in enumerate(spec.rung_deals()):
@@ -275,10 +279,7 @@ def _check_folder(spec: TuneSpec, folder: Path) -> None:
     """Write the spec into a new folder; refuse a folder that holds another tune."""
     path = folder / SPEC_FILE
     if path.is_file():
-        try:
-            stored = json.loads(path.read_text())
-        except json.JSONDecodeError:
-            raise OklasimError(f"{path} is corrupt; delete {folder} to start again") from None
+        stored = read_json(path, f"delete {folder} to start again")
         if stored != spec.identity():
             raise OklasimError(f"{folder} holds a different tune (see {path}); give another --out")
     elif any(p.name != LOCK_FILE for p in folder.iterdir()):
@@ -312,11 +313,11 @@ def open_study(spec: TuneSpec, folder: Path | None):
     study = optuna.create_study(storage=storage, study_name=f"search-{len(names)}", direction="maximize", pruner=pruner)
     finished = [t for t in latest.trials if t.state in FINISHED] if latest is not None else []
     study.add_trials(finished)
-    if not finished:
+    if not finished:  # the defaults first, unless a range given leaves one out
         baseline = dict(spec.baseline().values)
-        if all(d.low <= baseline[d.name] <= d.high for d in spec.dimensions):
-            study.enqueue_trial({d.name: int(baseline[d.name]) if d.integer else baseline[d.name]
-                                 for d in spec.dimensions})
+        proposal = {d.name: d.proposal(baseline[d.name]) for d in spec.dimensions}
+        if None not in proposal.values():
+            study.enqueue_trial(proposal)
     study.set_user_attr("ready", True)
     return study
 
@@ -362,7 +363,7 @@ def confirm(spec: TuneSpec, values: dict[str, float], deals: int, workers: int |
     return tuple(figures)
 
 
-def tune(family: str, against: Sequence[str], rules: Rules | None = None, budget: int = 20, seed: int = 0,
+def tune(family: str, against: str | Sequence[str], rules: Rules | str | None = None, budget: int = 20, seed: int = 0,
          params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
          out: str | Path | None = None, workers: int | None = None, hands_per_rung: int = 1000, rungs: int = 4,
          held_out: int = 20_000, strategy_paths: Sequence[str] = (), progress: bool = False,
@@ -388,8 +389,7 @@ def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise OklasimError(f"the budget is a number of trials, at least 1; got {budget!r}")
-    if held_out < 2:
-        raise OklasimError(f"held-out deals must be at least 2, got {held_out}")
+    _check_count(held_out, 2, "held-out deals")
     folder = Path(out) if out is not None else None
     started = time.perf_counter()
     with _folder_lock(folder) if folder else nullcontext():
@@ -398,13 +398,13 @@ def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers
         study = open_study(spec, folder)
         _search(spec, study, budget, workers, progress)
         best = study.best_trial  # among the candidates that played every rung
-        values = dict(spec.strategy(best.params).values)
-        opponents = confirm(spec, best.params, held_out, workers, progress)
+        values = dict(spec.strategy(spec.values(best.params)).values)
+        opponents = confirm(spec, spec.values(best.params), held_out, workers, progress)
         finished = finished_trials(study)
         trials = {"finished": len(finished), "complete": sum(t.state == TrialState.COMPLETE for t in finished),
                   "pruned": sum(t.state == TrialState.PRUNED for t in finished), "best": best.number,
                   "search_value": best.value}
-        history = tuple({"number": t.number, "state": t.state.name.lower(), "params": t.params,
+        history = tuple({"number": t.number, "state": t.state.name.lower(), "params": spec.values(t.params),
                          "objective_by_deals": t.intermediate_values} for t in finished)
         result = TuneResult(spec, values, dict(spec.baseline().values), opponents, trials, held_out,
                             time.perf_counter() - started, history)

@@ -134,7 +134,7 @@ class TuneResult:
         lines = [self._header(), f"  {'parameter':<{name}}{'default':>12}{'tuned':>12}  searched"]
         for d in s.dimensions:
             lines.append(f"  {d.name:<{name}}{_number(self.baseline_values[d.name]):>12}"
-                         f"{_number(self.values[d.name]):>12}  {_number(d.low)}..{_number(d.high)}")
+                         f"{_number(self.values[d.name]):>12}  {d.range_text(_number)}")
         lines.append(f"  tuned strategy: {self.strategy}")
         lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
                      f"seating ({s.kind.figures}, 95% intervals):")
@@ -159,7 +159,7 @@ class TuneResult:
                  f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.kind.unit} per opponent.", "",
                  "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
         lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
-                  f"{_number(d.low)}..{_number(d.high)} |" for d in s.dimensions]
+                  f"{d.range_text(_number)} |" for d in s.dimensions]
         lines += ["", f"Tuned strategy: `{self.strategy}`", "",
                   f"Held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent (seeds the search never "
                   f"used), {s.kind.figures} with 95% intervals:", "",

@@ -5,7 +5,7 @@ shipped panel of opponents it may search against."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oklasim.errors import OklasimError
@@ -32,15 +32,54 @@ PANEL = (
 
 @dataclass(frozen=True)
 class Dimension:
-    """One tuned parameter and the range searched."""
+    """One tuned parameter and the range searched.
+
+    ``default``: the family's default where a declared search range of whole
+    numbers leaves it out (``gin_after_draws`` searched over 0..20 own draws,
+    beyond which every count plays alike, its default 99: never). It is then
+    searched too, as one more step past the end of the range nearest it (21
+    stands for 99), so that the defaults can be the first candidate.
+    """
 
     name: str
     low: float
     high: float
     integer: bool
+    default: float | None = None
+
+    @property
+    def _step(self) -> int | None:
+        """The sampler's value standing for ``default``."""
+        if self.default is None:
+            return None
+        return int(self.low) - 1 if self.default < self.low else int(self.high) + 1
+
+    def suggest(self, trial) -> float:
+        """The value an Optuna trial proposes."""
+        if not self.integer:
+            return trial.suggest_float(self.name, self.low, self.high)
+        ends = [int(self.low), int(self.high)] + ([self._step] if self.default is not None else [])
+        return self.value(trial.suggest_int(self.name, min(ends), max(ends)))
+
+    def value(self, proposed: float) -> float:
+        """The parameter's value for a value the sampler proposed (``suggest``; a trial's ``params``)."""
+        return int(self.default) if self.default is not None and proposed == self._step else proposed
+
+    def proposal(self, value: float) -> float | None:
+        """The sampler's value for a parameter value (None: not searched)."""
+        if value == self.default:
+            return self._step
+        if not self.low <= value <= self.high:
+            return None
+        return int(value) if self.integer else value
+
+    def range_text(self, number: Callable[[float], str] = str) -> str:
+        searched = f"{number(self.low)}..{number(self.high)}"
+        return searched if self.default is None else f"{searched} or {number(self.default)}"
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
+        out = {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
+        return out if self.default is None else out | {"default": self.default}
 
 
 def is_integer(param: Param) -> bool:
@@ -61,7 +100,9 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
                extra_paths=()) -> tuple[Dimension, ...]:
     """The searched dimensions: the ``params`` named (None = the declared search range), or else every parameter
     with a range; a parameter in ``fixed`` is never searched. A parameter's search range is its ``search`` where
-    the family declares one (where its values differ in play), else all it allows."""
+    the family declares one (where its values differ in play), else all it allows; a declared range holds the
+    default too (``Dimension.default``), so that the defaults are the first candidate. A range given
+    (``--param NAME=LO..HI``) is searched as given."""
     declared = {p.name: p for p in family_of(family, extra_paths).params}
     for name in [*params, *fixed]:
         if name not in declared:
@@ -86,7 +127,13 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
         integer = is_integer(param)
         if integer and not (float(low).is_integer() and float(high).is_integer()):
             raise OklasimError(f"--param {name}={low:g}..{high:g}: {name} takes whole numbers")
-        found.append(Dimension(name, float(low), float(high), integer))
+        default = None
+        if narrowed is None and not low <= param.default <= high:
+            if integer:
+                default = float(param.default)
+            else:  # a fraction: the range stretched to it
+                low, high = min(low, param.default), max(high, param.default)
+        found.append(Dimension(name, float(low), float(high), integer, default))
     if not found:
         raise OklasimError(f"strategy {family} has no parameter left to tune")
     return tuple(found)

@@ -7,7 +7,8 @@ referee's reason when one is refused. The game is a ``Table``
 (``oklasim.table.referee``): the engine's step machine, the bots deciding as in
 the engine. A game is fixed by its seed, the rules, the bots and the person's
 moves, so saving it is writing those down (after every move, atomically) and
-resuming is replaying them.
+resuming is replaying them. Only moves the referee took are saved, so a save
+replays exactly or is refused whole (a hand-edited or damaged one), never half.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +24,7 @@ import numpy as np
 
 from oklasim._kernels import layout as L
 from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
-from oklasim.errors import OklasimError
+from oklasim.errors import OklasimError, read_text
 from oklasim.game import melds
 from oklasim.game.cards import card_value, cards_of, format_card, format_hand, parse_card
 from oklasim.game.rules import Rules
@@ -70,15 +72,17 @@ class PersonSeat:
 
     def __init__(self, rules: Rules, names: list[str], ask: Callable[[str], str], say: Callable[[str], None],
                  saved: list[str] = (), coach: Callable[[np.ndarray, list[Event]], list[str]] | None = None,
-                 on_move: Callable[[list[str]], None] | None = None):
+                 on_move: Callable[[list[str]], None] | None = None, new_hand: Callable[[], None] | None = None):
         self.rules = rules
         self.names = names  # per seat; names[0] is "you"
         self.ask_raw, self.say_raw = ask, say
         self.saved = list(saved)  # the moves of a saved game, replayed before asking
         self.position = 0
-        self.moves: list[str] = []  # every move typed in the game so far (a refused one replays as refused)
+        self.moves: list[str] = []  # every move the referee took so far (a refused one is dropped)
+        self.from_save = False  # the move being read came from the save: a refusal means the save is damaged
         self.coach = coach
         self.on_move = on_move
+        self.new_hand = new_hand
         self.seat = 0
         self.view: np.ndarray | None = None  # the row of the decision being asked
         self.scores = [0] * rules.players
@@ -115,6 +119,8 @@ class PersonSeat:
 
     def tell(self, e: Event) -> None:
         self.seen = [] if e.name == "deal" else self.seen + [e]
+        if e.name == "deal" and self.new_hand is not None and not self.replaying:
+            self.new_hand()
         card = format_card(e.a) if 0 <= e.a < 52 else ""
         if e.name == "upcard":
             limit = "gin only" if e.b == 0 else f"knock limit {e.b}"
@@ -270,15 +276,17 @@ class PersonSeat:
             self.refuse(f"{key!r} is not one of: {', '.join(k for k in answers if len(k) <= 2)}")
 
     def read(self, prompt: str) -> str:
-        """The next move: from the saved game while replaying, else typed (commands handled here); kept."""
-        if self.replaying:
+        """The next move: from the saved game while replaying, else typed (commands handled here); kept until
+        refused. The moves so far were all taken: they are saved before the next one is asked."""
+        self.from_save = self.replaying
+        if self.from_save:
             self.position += 1
             text = self.saved[self.position - 1]
         else:
+            if self.on_move is not None:
+                self.on_move(self.moves)
             text = self.typed(prompt)
         self.moves.append(text)
-        if self.on_move is not None and not self.replaying:
-            self.on_move(self.moves)
         return text
 
     def typed(self, prompt: str) -> str:
@@ -295,6 +303,10 @@ class PersonSeat:
                 return text
 
     def refuse(self, reason: str) -> None:
+        """The move just read is refused: told, and not kept (a save holds only moves that were taken)."""
+        move = self.moves.pop()
+        if self.from_save:
+            raise OklasimError(f"its move {self.position} {move!r} is refused: {reason}")
         self.say(f"  no: {reason}")
 
 
@@ -331,16 +343,68 @@ def write_save(path: Path, record: dict) -> None:
     os.replace(temporary, path)
 
 
+SAVE_FIELDS = {"against": "a strategy's name", "rules": "the rules' fields", "seed": "a whole number from 0",
+               "moves": "a list of moves (text)", "coach": "true or false"}
+MAX_SAVED_SEED = 2**63 - 1
+
+
 def load_save(path: Path) -> dict:
+    """A saved game's record, every field checked (its moves are checked when they are replayed)."""
     try:
-        record = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise OklasimError(f"cannot read the saved game {path}: {exc}") from None
-    fields = {"format", "against", "rules", "seed", "moves", "coach"}
-    if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT or not fields <= record.keys():
+        record = json.loads(read_text(path))
+    except (ValueError, RecursionError) as exc:  # not JSON, or numbers or nesting past what JSON readers take
+        raise OklasimError(f"cannot read the saved game {path}: {str(exc).splitlines()[0]}") from None
+    if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT or not SAVE_FIELDS.keys() <= record.keys():
         raise OklasimError(f"{path} is not a game saved by this oklasim play (save format {SAVE_FORMAT}); "
                            "start a new game")
+    checks = {"against": isinstance(record["against"], str), "rules": isinstance(record["rules"], dict),
+              "seed": type(record["seed"]) is int and 0 <= record["seed"] <= MAX_SAVED_SEED,
+              "moves": isinstance(record["moves"], list) and all(isinstance(m, str) for m in record["moves"]),
+              "coach": isinstance(record["coach"], bool)}
+    checks["finished"] = isinstance(record.get("finished", False), bool)
+    bad = next((name for name, good in checks.items() if not good), None)
+    if bad is not None:
+        want = SAVE_FIELDS.get(bad, "true or false")
+        raise OklasimError(f"the saved game {path} is damaged: its {bad!r} is not {want}; start a new game")
+    try:
+        Rules.from_dict(record["rules"])
+    except OklasimError as exc:
+        raise OklasimError(f"the saved game {path} is damaged: {exc}") from None
     return record
+
+
+class _Replayed(Exception):
+    """A saved game's moves are all replayed: the next one would be typed."""
+
+
+def check_replay(rules: Rules, strategy, seed: int, moves: list[str], where) -> None:
+    """The saved ``moves`` replay exactly (each taken by the referee, the game not over before the last is used);
+    ``OklasimError`` in one line otherwise, before anything is shown or saved."""
+    def replayed(prompt: str) -> str:
+        raise _Replayed
+
+    person = PersonSeat(rules, seat_names(rules, strategy.name), replayed, lambda text: None, moves)
+    table = Table(rules, [person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
+    try:
+        table.play_game()
+    except _Replayed:
+        return
+    except OklasimError as exc:
+        raise OklasimError(f"the game saved in {where} does not replay: {exc}; start a new game") from None
+    raise OklasimError(f"the game saved in {where} does not replay: it is over after move {person.position} of "
+                       f"{len(moves)}, yet saved as unfinished; start a new game")
+
+
+def discard_typeahead() -> None:
+    """Keys typed before a hand starts are not its moves (they would answer its first offer): the terminal's
+    pending input is dropped. Only on a terminal; elsewhere (a pipe, a file) the input is read as it comes."""
+    try:
+        import termios
+
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):  # no termios (not Unix), or no usable stdin
+        pass
 
 
 def seat_names(rules: Rules, bot: str) -> list[str]:
@@ -352,10 +416,11 @@ def seat_names(rules: Rules, bot: str) -> list[str]:
 
 def play(rules: Rules | None = None, against: str | None = None, seed: int | None = None, save: str | None = None,
          resume: str | None = None, coach: bool = False, ask: Callable[[str], str] = input,
-         say: Callable[[str], None] = print) -> dict | None:
+         say: Callable[[str], None] = print, overwrite: bool = False) -> dict | None:
     """Play one game in the terminal (the person in seat 0, bots playing ``against`` in the others); returns the
     result, or None if the person quit. On ``resume``, the saved rules, bot, seed and coach are kept: ``rules``
-    and ``against`` must then be None or the saved ones."""
+    and ``against`` must then be None or the saved ones. ``save`` is refused when it holds an unfinished game
+    other than the one resumed (unless ``overwrite``) and when it cannot be written, before the first move."""
     saved: list[str] = []
     if resume:
         record = load_save(Path(resume))
@@ -378,15 +443,24 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
     save_path = Path(save) if save else None
     if save_path is not None and not save_path.parent.is_dir():
         raise OklasimError(f"cannot save to {save_path}: no folder {save_path.parent}")
+    if save_path is not None and not overwrite and not (resume and save_path.resolve() == Path(resume).resolve()):
+        _check_free(save_path)
+    if saved:
+        check_replay(rules, strategy, seed, saved, resume)
 
     def on_move(moves: list[str], finished: bool = False) -> None:
         if save_path is not None:
             write_save(save_path, {"format": SAVE_FORMAT, "against": against, "rules": rules.to_dict(), "seed": seed,
                                    "coach": coach, "moves": moves, "finished": finished})
 
+    try:
+        on_move(saved)  # written now: a save that cannot be written is said before the first move, not at it
+    except OSError as exc:
+        raise OklasimError(f"cannot save to {save_path}: {exc.strerror or exc}") from None
     names = seat_names(rules, strategy.name)
     person = PersonSeat(rules, names, ask, say, saved, on_move=on_move,
-                        coach=(lambda view, seen: coach_lines(view, seen, against, rules)) if coach else None)
+                        coach=(lambda view, seen: coach_lines(view, seen, against, rules)) if coach else None,
+                        new_hand=discard_typeahead if ask is input else None)
     table = Table(rules, [person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
     if saved:
         say(f"resuming the game from {resume}: {len(saved)} moves replayed")
@@ -400,6 +474,20 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
         return None
     on_move(person.moves, finished=True)
     return result
+
+
+def _check_free(path: Path) -> None:
+    """A new game is saved over a file only when that file is a finished game."""
+    if not path.exists():
+        return
+    try:
+        unfinished = not load_save(path).get("finished")
+    except OklasimError:
+        raise OklasimError(f"{path} exists and is not a saved game: choose another file for --save, or give "
+                           "--overwrite to replace it") from None
+    if unfinished:
+        raise OklasimError(f"{path} holds an unfinished game: go on with it with --resume {path}, or give "
+                           "--overwrite to start a new one there")
 
 
 def rules_label(rules: Rules) -> str:

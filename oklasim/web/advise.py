@@ -7,6 +7,7 @@ Every field of ``oklasim.advise.Request`` may be sent (as text, as a form gives 
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -81,4 +82,15 @@ def advise_json(sent: dict[str, Any]) -> dict[str, Any]:
     if not values.get("hand"):
         raise OklasimError("give your hand")
     with ADVISOR:
-        return advise(**values).to_dict()
+        return finite(advise(**values).to_dict())
+
+
+def finite(value: Any) -> Any:
+    """The advice with every infinite or undefined figure (an interval of a few worlds) as null: JSON has none."""
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -1,12 +1,13 @@
 """The application: its pages, its API (``/api/...``, JSON) and the middleware that bounds and guards them.
 
 ``create_app(config)`` builds one server's app; nothing is compiled or loaded until a page needs it (the
-engine's kernels, the strategies and polars load on the first advice, game, knock table or run).
+engine's kernels, the strategies and polars load on the first advice, game, knock table or run). The event loop
+never waits for a lock or the advisor: whatever may wait runs in a worker thread, so one slow request (the coach,
+an advice) holds up no page.
 """
 
 from __future__ import annotations
 
-import json
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +24,23 @@ from starlette.templating import Jinja2Templates
 
 from oklasim.errors import OklasimError
 from oklasim.web import errors
-from oklasim.web.safety import LOCAL_HOSTS, MAX_BODY, TOKEN_HEADER, BodyLimit, Refused, check_token, is_local, new_token
+from oklasim.web.safety import (
+    LOCAL_HOSTS,
+    MAX_BODY,
+    TOKEN_HEADER,
+    BodyLimit,
+    Framing,
+    Refused,
+    bounded_int,
+    check_token,
+    is_local,
+    new_token,
+    read_json,
+)
 
 HERE = Path(__file__).resolve().parent
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+MAX_MOVES = 100_000  # the move number a page may send: far past any game's
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,7 @@ class Gate:
         if self.hosts is not None:
             host = headers.get(b"host", b"").decode("latin-1")
             name = host[1:].partition("]")[0] if host.startswith("[") else host.rpartition(":")[0] or host
+            name = name.lower()  # host names are case-insensitive (RFC 4343)
             if name not in self.hosts:
                 raise Refused(400, f"host {host!r} is not this server's (it serves {', '.join(self.hosts)})")
         if scope["method"] not in SAFE_METHODS:
@@ -85,10 +100,7 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         return templates.TemplateResponse(request, name, {"token": token, **context})
 
     async def body(request: Request) -> dict:
-        try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise Refused(400, "the request body is not JSON") from None
+        data = read_json(await request.body())
         if not isinstance(data, dict):
             raise Refused(400, "send a JSON object")
         return data
@@ -102,12 +114,21 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         return page(request, "advise.html", presets=_presets(), strategies=await run_in_threadpool(_strategies))
 
     async def play_page(request):
+        saved, skipped = await run_in_threadpool(games.saved)
         return page(request, "play_new.html", presets=_presets(), strategies=await run_in_threadpool(_strategies),
-                    saved=await run_in_threadpool(games.saved))
+                    saved=saved, skipped=skipped)
+
+    def in_game(game_id: str, action):
+        """``action(session)`` with the game's lock held; run in a worker thread, never on the event loop."""
+        def run():
+            with games.open(game_id) as session:
+                return action(session)
+
+        return run_in_threadpool(run)
 
     async def game_page(request):
-        session = await run_in_threadpool(games.get, request.path_params["game"])
-        return page(request, "play.html", game=session.id)
+        game_id = await in_game(request.path_params["game"], lambda session: session.id)
+        return page(request, "play.html", game=game_id)
 
     async def knock_page(request):
         return page(request, "knock.html", presets=_presets())
@@ -130,7 +151,7 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
 
         return page(request, "runs.html", root=str(config.runs), presets=_presets(),
                     runs=await run_in_threadpool(runs_list, config.runs),
-                    jobs=[j.state() for j in jobs.jobs.values()])
+                    jobs=await run_in_threadpool(lambda: [j.state() for j in list(jobs.jobs.values())]))
 
     async def raw_file(request):
         from oklasim.web.files import raw
@@ -151,32 +172,32 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         return JSONResponse(session.state())
 
     async def api_game(request):
-        session = await run_in_threadpool(games.get, request.path_params["game"])
-        with session.lock:
-            return JSONResponse(session.state())
+        return JSONResponse(await in_game(request.path_params["game"], lambda session: session.state()))
 
     async def api_move(request):
         sent = await body(request)
-        session = await run_in_threadpool(games.get, request.path_params["game"])
         move = sent.get("move")
         if not isinstance(move, str) or not move.strip():
-            raise Refused(400, "send the move, e.g. {\"move\": \"Kd\"}")
+            raise Refused(400, "send the move, e.g. {\"move\": \"Kd\", \"moves\": 12}")
+        if "moves" not in sent:  # without it a stale page would play on a table it never saw
+            raise Refused(400, "send the number of moves the page showed with the move, e.g. "
+                               "{\"move\": \"Kd\", \"moves\": 12}")
+        at = bounded_int(sent["moves"], "moves", 0, MAX_MOVES)
 
-        def play():
-            with session.lock:
-                session.move(move)
-                return session.state()
+        def play(session):
+            session.move(move, at=at)
+            return session.state()
 
-        return JSONResponse(await run_in_threadpool(play))
+        return JSONResponse(await in_game(request.path_params["game"], play))
 
     async def api_coach(request):
         from oklasim.web.advise import ADVISOR
 
-        session = await run_in_threadpool(games.get, request.path_params["game"])
-
         def coach():
-            with session.lock, ADVISOR:
-                return {"lines": session.coach_lines(), "assumes": session.against}
+            with games.open(request.path_params["game"]) as session:
+                question = session.coach_question()
+            with ADVISOR:  # beside the game: its moves and pages go on while the advisor samples
+                return {"lines": question.lines(), "assumes": question.against, "moves": question.moves}
 
         return JSONResponse(await run_in_threadpool(coach))
 
@@ -191,11 +212,11 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         job = await run_in_threadpool(jobs.start, await body(request))
         return JSONResponse(job.state())
 
-    async def api_jobs(request):
-        return JSONResponse([j.state() for j in jobs.jobs.values()])
+    async def api_jobs(request):  # a job's state reads its files: in a worker thread
+        return JSONResponse(await run_in_threadpool(lambda: [j.state() for j in list(jobs.jobs.values())]))
 
     async def api_job(request):
-        return JSONResponse(jobs.get(request.path_params["job"]).state())
+        return JSONResponse(await run_in_threadpool(lambda: jobs.get(request.path_params["job"]).state()))
 
     async def api_cancel(request):
         job = await run_in_threadpool(jobs.cancel, request.path_params["job"])
@@ -229,7 +250,7 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     hosts = LOCAL_HOSTS if is_local(config.host) else None  # served to the network: any name may reach it
-    middleware = [Middleware(errors.Guard), Middleware(Gate, token=token, hosts=hosts),
+    middleware = [Middleware(Framing), Middleware(errors.Guard), Middleware(Gate, token=token, hosts=hosts),
                   Middleware(BodyLimit, limit=MAX_BODY)]
     handlers = {OklasimError: errors.on_refusal, HTTPException: errors.on_http_error}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers, lifespan=lifespan)

@@ -5,7 +5,10 @@ decision at a time: the bots play until the person is asked, the person's click 
 terminal table's words ('t', 'n', 'p', 's', 'Kd', 'knock Kd', 'big gin', '1'), and the referee takes it or
 refuses it with its own reason. Games are saved after every move in the terminal table's save format
 (``oklasim.table.terminal``, format 2: rules, bot, seed and moves), so a game saved here resumes here or with
-``oklasim play --resume``, and one saved there resumes here.
+``oklasim play --resume``, and one saved there resumes here; a save that does not replay exactly is refused.
+
+Each game has one lock, kept while anyone holds the game, loads from its save included: one request at a time
+changes or reads a game. The coach never runs under it: it advises on a copy of what the seat sees.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -86,7 +93,8 @@ class WebSeat(PersonSeat):
 class Session:
     """One game: the table, the person's seat, the moves so far and where they are saved."""
 
-    def __init__(self, game_id: str, rules: Rules, against: str, seed: int, path: Path, coach: bool = True):
+    def __init__(self, game_id: str, rules: Rules, against: str, seed: int, path: Path, coach: bool = True,
+                 lock: threading.Lock | None = None):
         self.id, self.rules, self.against, self.seed, self.path, self.coach = game_id, rules, against, seed, path, coach
         strategy = resolve(against)
         self.person = WebSeat(rules, seat_names(rules, strategy.name))
@@ -94,7 +102,7 @@ class Session:
         self.moves: list[str] = []
         self.asked: tuple[int, int] | None = None
         self.result: dict | None = None
-        self.lock = threading.Lock()  # one move at a time per game
+        self.lock = lock or threading.Lock()  # one request at a time per game (``Games.open``)
         self._advance()
 
     @property
@@ -103,8 +111,12 @@ class Session:
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def move(self, text: str, save: bool = True) -> None:
-        """Play the person's move (the terminal table's words); ``Refused`` with the referee's reason if illegal."""
+    def move(self, text: str, save: bool = True, at: int | None = None) -> None:
+        """Play the person's move (the terminal table's words); ``Refused`` with the referee's reason if illegal,
+        and 409 when ``at`` (the number of moves the page showed) is not this table's: the page is stale."""
+        if at is not None and at != len(self.moves):
+            raise Refused(409, f"the table has moved on (move {len(self.moves)}; the page showed move {at}): "
+                               "it is shown again, play again")
         if self.asked is None:
             raise Refused(409, "the game is over")
         text = " ".join(str(text).split())
@@ -221,11 +233,11 @@ class Session:
             decision["arrangements"] = [[[format_card(c) for c in cards_of(int(m))] for m in row if m] for row in rows]
         return decision
 
-    def coach_lines(self) -> list[str]:
-        """The advisor's table for the decision asked, with the hand's real history (``oklasim play --coach``)."""
+    def coach_question(self) -> CoachQuestion:
+        """What the coach needs for the decision asked, copied: it is advised on outside the game's lock."""
         if self.asked is None or self.asked[1] == L.D_ARRANGE:
             raise Refused(409, "no decision of yours to advise on now")
-        return coach_lines(self.view, self.person.seen, self.against, self.rules)
+        return CoachQuestion(self.view.copy(), list(self.person.seen), self.against, self.rules, len(self.moves))
 
     # -- saving -------------------------------------------------------------------------------------
 
@@ -233,6 +245,21 @@ class Session:
         write_save(self.path, {"format": SAVE_FORMAT, "against": self.against, "rules": self.rules.to_dict(),
                                "seed": self.seed, "coach": self.coach, "moves": self.moves,
                                "finished": self.asked is None})
+
+
+@dataclass(frozen=True)
+class CoachQuestion:
+    """The seat's view and the hand's history at one decision (the move number it was asked at)."""
+
+    view: np.ndarray
+    seen: list
+    against: str
+    rules: Rules
+    moves: int
+
+    def lines(self) -> list[str]:
+        """The advisor's table for the decision, with the hand's real history (``oklasim play --coach``)."""
+        return coach_lines(self.view, self.seen, self.against, self.rules)
 
 
 def _card(card) -> str | None:
@@ -245,7 +272,11 @@ class Games:
     def __init__(self, folder: Path):
         self.folder = folder
         self.sessions: OrderedDict[str, Session] = OrderedDict()
-        self.lock = threading.Lock()
+        # One lock per game id while anyone holds it (a game evicted from memory but still in use keeps its lock,
+        # so its reload waits for that use to end).
+        self.locks: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
+        self.broken: dict[str, tuple[float, str]] = {}  # saves that did not replay: modification time, why
+        self.lock = threading.Lock()  # guards the maps above
 
     def new(self, preset: str, players, against: str, seed) -> Session:
         if preset not in PRESETS:
@@ -256,51 +287,97 @@ class Games:
         seed = secrets.randbelow(MAX_SEED) if seed in (None, "") else bounded_int(seed, "seed", 0, MAX_SEED)
         self.folder.mkdir(parents=True, exist_ok=True)
         game_id = secrets.token_hex(16)
-        session = Session(game_id, rules, str(against or "simple"), seed, self._path(game_id))
+        session = Session(game_id, rules, str(against or "simple"), seed, self._path(game_id),
+                          lock=self._lock_of(game_id))
         session.save()
         return self._keep(session)
 
-    def get(self, game_id: str) -> Session:
+    @contextmanager
+    def open(self, game_id: str) -> Iterator[Session]:
+        """The game, its lock held for the ``with`` block: from memory, or replayed from its save under that lock."""
+        path = self._path(game_id)
+        lock = self._lock_of(game_id)
+        with lock:
+            yield self._session(game_id, path, lock)
+
+    def _lock_of(self, game_id: str) -> threading.Lock:
+        with self.lock:
+            lock = self.locks.get(game_id)
+            if lock is None:
+                lock = self.locks[game_id] = threading.Lock()
+            return lock
+
+    def _session(self, game_id: str, path: Path, lock: threading.Lock) -> Session:
         with self.lock:
             if game_id in self.sessions:
                 self.sessions.move_to_end(game_id)
                 return self.sessions[game_id]
-        path = self._path(game_id)
         if not path.is_file():
             raise Refused(404, f"no game {game_id!r}")
-        record = load_save(path)
-        session = Session(game_id, Rules.from_dict(record["rules"]), record["against"], record["seed"], path,
-                          record["coach"])
-        for move in record["moves"]:  # a move refused when it was made replays as refused, as in the terminal
-            try:
-                session.move(move, save=False)
-            except Refused:
-                continue
+        try:
+            session = self._replay(game_id, path, lock)
+        except OklasimError as exc:
+            with self.lock:
+                self.broken[game_id] = (_mtime(path), str(exc))
+            raise
         return self._keep(session)
 
-    def saved(self) -> list[dict]:
-        """The saved games, newest first: id, opponent, moves and whether it is over."""
-        out = []
-        if self.folder.is_dir():
-            for path in sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[:50]:
-                if not GAME_ID.match(path.stem):
-                    continue
-                try:
-                    record = load_save(path)
-                except OklasimError:
-                    continue
-                out.append({"id": path.stem, "against": record["against"], "seed": record["seed"],
-                            "moves": len(record["moves"]), "finished": bool(record.get("finished"))})
-        return out
+    @staticmethod
+    def _replay(game_id: str, path: Path, lock: threading.Lock) -> Session:
+        """A saved game replayed move by move; ``Refused`` (400) unless every move is taken and it ends as saved."""
+        record = load_save(path)
+        session = Session(game_id, Rules.from_dict(record["rules"]), record["against"], record["seed"], path,
+                          record["coach"], lock)
+        for number, move in enumerate(record["moves"], 1):
+            try:
+                session.move(move, save=False)
+            except Refused as exc:
+                raise Refused(400, f"the saved game {game_id} does not replay: its move {number} {move!r} is "
+                                   f"refused: {exc}; start a new game") from None
+        over, finished = session.asked is None, bool(record.get("finished"))
+        if over != finished:
+            said = "finished" if finished else "unfinished"
+            raise Refused(400, f"the saved game {game_id} does not replay: after its {len(record['moves'])} moves "
+                               f"the game is {'over' if over else 'not over'}, yet it is saved as {said}")
+        return session
+
+    def saved(self) -> tuple[list[dict], list[str]]:
+        """The saved games, newest first (id, opponent, moves, whether it is over), and a note for each save
+        skipped because it cannot be read or does not replay."""
+        out, skipped = [], []
+        if not self.folder.is_dir():
+            return out, skipped
+        paths = [p for p in self.folder.glob("*.json") if GAME_ID.match(p.stem)]
+        for path in sorted(paths, key=_mtime, reverse=True)[:50]:
+            with self.lock:
+                broken = self.broken.get(path.stem)
+            try:
+                if broken is not None and broken[0] == _mtime(path):
+                    raise OklasimError(broken[1])
+                record = load_save(path)
+            except OklasimError as exc:
+                skipped.append(f"{path.stem[:8]}: {exc}")
+                continue
+            out.append({"id": path.stem, "against": record["against"], "seed": record["seed"],
+                        "moves": len(record["moves"]), "finished": bool(record.get("finished"))})
+        return out, skipped
 
     def _path(self, game_id: str) -> Path:
-        if not GAME_ID.match(game_id):
+        if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise Refused(404, f"no game {game_id!r}")
         return inside(self.folder, f"{game_id}.json")
 
     def _keep(self, session: Session) -> Session:
         with self.lock:
             self.sessions[session.id] = session
+            self.broken.pop(session.id, None)
             while len(self.sessions) > MAX_SESSIONS:
                 self.sessions.popitem(last=False)
         return session
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # gone meanwhile
+        return 0.0

@@ -2,11 +2,13 @@
 
 Every state-changing request (POST) carries the token embedded in the pages (header ``X-Oklasim-Token``), so a
 page of another site cannot make the browser act here; every file name a request gives is resolved and must
-stay inside its configured folder (no ``..``, no absolute path, no symlink out); request bodies are bounded.
+stay inside its configured folder (no ``..``, no absolute path, no symlink out); request bodies are bounded, in
+size, in JSON nesting and in the digits of a number; no other site may frame a page (clickjacking).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from pathlib import Path
@@ -17,6 +19,9 @@ TOKEN_HEADER = "X-Oklasim-Token"
 MAX_BODY = 64 * 1024  # bytes: the largest form is a history of a hand, well under a kilobyte
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # one folder or file name a request may create
+MAX_DEPTH = 8  # JSON nesting: every form is one object of plain values
+MAX_DIGITS = 30  # of a JSON number: past any budget, seed or count a request may give
+NO_FRAMING = ((b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"))
 
 
 class Refused(OklasimError):
@@ -60,15 +65,106 @@ def new_name(text: str, what: str) -> str:
     return text
 
 
+def shown(value, width: int = 40) -> str:
+    """A value as a message quotes it: its repr, cut short (a refused value may be as long as the body)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**width else "a very long number"
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def bounded_int(value, what: str, low: int, high: int) -> int:
     """A whole number within [low, high] from a form or JSON value; ``Refused`` (400) in one line otherwise."""
     try:
-        number = int(str(value).strip().replace(",", "").replace("_", ""))
+        text = str(value).strip().replace(",", "").replace("_", "")  # str() of a huge int raises ValueError too
+        if len(text) > MAX_DIGITS:
+            raise ValueError
+        number = int(text)
     except ValueError:
-        raise Refused(400, f"{what} {value!r}: a whole number from {low:,} to {high:,}") from None
+        raise Refused(400, f"{what} {shown(value)}: a whole number from {low:,} to {high:,}") from None
     if not low <= number <= high:
         raise Refused(400, f"{what} {number:,}: from {low:,} to {high:,}")
     return number
+
+
+def read_json(raw: bytes):
+    """A request body's JSON, bounded: ``Refused`` (400) in one line when it is not JSON, nests deeper than
+    ``MAX_DEPTH`` or has a number of more than ``MAX_DIGITS`` digits (either would cost the parser, or the code
+    after it, far more than the body's size suggests)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "the request body is not JSON (not UTF-8)") from None
+    depth = _depth(text)
+    if depth > MAX_DEPTH:
+        raise Refused(400, f"the request body nests {depth} deep: at most {MAX_DEPTH}")
+    try:
+        return json.loads(text, parse_int=_number(int), parse_float=_number(float), parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        raise Refused(400, "the request body is not JSON") from None
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(kind):
+    def parse(text: str):
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise Refused(400, f"a number of {len(text)} characters in the request body: at most {MAX_DIGITS}")
+        return kind(text)
+
+    return parse
+
+
+def _no_constant(name: str):
+    raise Refused(400, f"{name} is not a JSON number")
+
+
+class Framing:
+    """ASGI middleware: every response forbids framing by any page (``X-Frame-Options`` and the
+    ``frame-ancestors`` policy), so another site cannot show these pages under its own clicks."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def framed(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = _no_framing(list(message.get("headers", [])))
+            await send(message)
+
+        await self.app(scope, receive, framed)
+
+
+def _no_framing(headers: list) -> list:
+    names = {name.lower(): k for k, (name, _) in enumerate(headers)}
+    for name, value in NO_FRAMING:
+        if name not in names:
+            headers.append((name, value))
+        elif name == b"content-security-policy" and b"frame-ancestors" not in headers[names[name]][1]:
+            k = names[name]
+            headers[k] = (headers[k][0], headers[k][1] + b"; " + value)  # a page's own policy, framing added
+    return headers
 
 
 class BodyLimit:

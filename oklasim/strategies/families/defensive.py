@@ -1,4 +1,4 @@
-"""defensive: plays against the opponent's hand as well as its own; the strongest family here.
+"""defensive: plays against the opponent's hand as well as its own.
 
 Where the idea comes from: the standard defensive advice of gin rummy
 books and guides (John Scarne's *Scarne on Cards*, pagat.com's Gin Rummy
@@ -33,14 +33,8 @@ lays off little, and do not knock into an undercut.
   cards at the chance that they are in its hand (kit:
   ``least_exposed_arrangement_nb``).
 
-Measured against ``greedy``, points per deal, both seatings of the same
-200,000 deals (seed 2026), 95% intervals: default +1.92 [+1.87, +1.98],
-``bold`` +1.95 [+1.90, +2.01], ``cautious`` +1.68 [+1.62, +1.73], ``plain``
-(none of the defensive rules: ``simple``'s draws, ``greedy``'s discards)
-+0.69 [+0.64, +0.74]; against ``simple`` the default gains +0.72 [+0.67,
-+0.77] on the same deals. Skipping knocks on the risk estimate costs a
-little against ``greedy`` and against itself: in Oklahoma the limits are low
-and knocks are rarely undercut (2-6%), so knocking at once is hard to beat.
+What its presets were measured to be worth: the measured results page of the
+documentation (docs/results.md).
 """
 
 from oklasim.strategy_api import (

@@ -1,6 +1,6 @@
 # One file of some 900 lines, as every family: the registry loads a family from one file, and two versions of
 # expert are compared by copying this file beside the other (benchmarks/bench_expert.py).
-"""expert: card tracking, look-ahead discards and draws, a staged knock rule; the strongest family here.
+"""expert: card tracking, look-ahead discards and draws, a staged knock rule that adapts to the opponent's style.
 
 Where the idea comes from: what the strongest published Gin Rummy programs
 share (the EAAI-21 challenge entrants, MARJJ the winner among them: an
@@ -12,93 +12,51 @@ it does not collect).
 * **Card tracking** (``opponent_model_nb``): every unseen card gets a
   chance to be in the opponent's hand rather than the stock. The cards it
   took from the pile are in its hand for sure; unseen cards of their rank or
-  of their suit within two ranks are *hot* (a card is taken to meld with two
-  of those), unseen cards next to a card it threw or passed are *cold*; the
-  tiers are scaled so that the expected number of unknown cards in its hand
-  is exact, and the rest is the stock.
+  of their suit within two ranks are *hot*, unseen cards next to a card it
+  threw or passed are *cold*; the tiers are scaled so that the expected
+  number of unknown cards in its hand is exact, and the rest is the stock.
 * **What a hand is worth** (``hand_value_nb``): the cost of its deadwood,
   one point each plus ``steepness`` for each point up to the knock limit
-  plus ``zone_extra`` (there undercuts are won and lost: every point counts
-  more), less ``lookahead`` times the cost one more stock draw is expected
-  to save and ``gin_weight`` times the chance it goes gin. The saving is
-  exact: every unseen card that melds with two cards of the hand is tried
-  with the best discard after it, weighted by its chance to be in the
-  stock. The look-ahead fades to nothing as the opponent nears the end of
-  its hand: by its ``lookahead_horizon``-th draw, each card it took from the
-  pile counting ``pickup_weight`` draws more.
+  plus ``zone_extra`` (there undercuts are won and lost), less
+  ``lookahead`` times the cost one more stock draw is expected to save
+  (exact: every unseen card that melds with two cards of the hand is tried
+  with the best discard after it) and ``gin_weight`` times the chance it
+  goes gin. The look-ahead fades as the opponent nears the end of its hand
+  (``lookahead_horizon``, ``pickup_weight``).
 * **Discard**: among the cards within ``slack`` deadwood points of the
   least-deadwood discard, the one leaving the best hand, plus
   ``danger_weight`` times the chance the opponent can meld the card
-  (``meld_chance_nb``: exact for independently held partners; certain when
-  it melds with cards the opponent is known to hold).
-  The search is a branch and bound with the same answers as trying every
-  discard: a cheap bound on what each out can save (``out_bound_nb``) sets
-  aside most discards, and most outs, before the deadwood kernel runs.
-  What the kept hands of one decision share is worked out once: the
-  deadwood after every discard (one kernel pass), each out's stock chance
-  and meld-partner bound (``out_table_nb``); a discard's danger only when
-  the search reaches it. The tables live on the stack (no allocation), and
-  every stage of a decision is inlined into ``decide_nb``: no call passes
-  the model and the tables (0.85-0.87x the time of decisions made of calls).
-  What the deadwood kernel found for the outs of the hand kept is carried
-  in the view's memory to the next take's draw saving and the next search;
-  a take that weighs a stock draw leaves there the gains of every out of
-  the hand, for the discard after the draw (it may keep the same hand).
+  (``meld_chance_nb``). A branch and bound (``out_bound_nb``,
+  ``out_table_nb``) gives the same answers as trying every discard, with
+  every stage inlined into ``decide_nb`` and its tables on the stack.
 * **Draw**: take the pile top when the best hand after taking it is worth
-  more than the hand expected after a stock draw, whether or not the card
-  melds (a card that builds towards melds or replaces a high one counts).
-  A card with no neighbour in the hand and worth at least its highest card
-  is set aside without a search when a bound proves the search would
-  (``never_taken_nb``): about a fifth of the draws, same answers.
+  more than the hand expected after a stock draw; a card a bound proves
+  useless is set aside without a search (``never_taken_nb``).
 * **Knock**: gin always. During the first ``early_draws`` own draws knock
   whenever legal; after ``gin_after_draws`` only gin; in between with
-  deadwood at most ``late_threshold`` when the estimated undercut chance
-  (kit ``undercut_risk_nb``) is at most ``max_undercut_risk``. The score
-  can override the stage: with ``finish_points`` it knocks whenever legal
-  when a win ends the game (at 5 points to go: +0.22 [+0.10, +0.34]
-  percentage points of games won against ``eaai``; from 20 on, a loss).
-  Other score rules measured worse in games won against ``eaai`` (paired
-  games, ``experiments/tune_expert_games/``), so none is offered: knocking
-  whenever legal because an opponent is close (0.6-3.0 percentage points
-  worse), or late with deadwood <= 3 when it is within 10 or 20 points of
-  the target (-0.44, -1.11); no gin-only stage when 35 or 50 points ahead
-  (-0.76, -0.26); gin only when 30 or 50 behind (-0.19, -0.14).
-  Under the fiftieth-card rule the last discard is taken by the same rule.
+  deadwood at most ``late_threshold`` when the estimated undercut chance is
+  at most ``max_undercut_risk``. With ``finish_points`` it knocks whenever
+  legal when a win ends the game. Under the fiftieth-card rule the last
+  discard is taken by the same rule.
 * **The opponent's style** (``knock_timing_nb``): the game's showdowns so
-  far say how the opponent plays (``V_STYLE``, public: its knocks short of
-  gin, its gins, and the showdowns where it showed a hand it could have
-  knocked with and held). ``opponents_holding_nb`` turns them into the
-  chance it plays for gin, holding such hands (a Beta posterior: ``holding_prior`` worth
-  ``holding_weight`` showdowns). Above ``holder_above`` it is a *holder*
-  (it plays for gin), and the four ``holder_*`` parameters replace the
-  knock timing and ``holder_danger_weight`` the weight of a discard's
-  danger: against a holder, knocking while it is still far from gin
-  is worth more, while against a player that knocks at once holding for the
-  undercut pays (the timing above, tuned against ``eaai``). With no
-  prior (``holding_prior`` 0) it starts as against ``eaai``; one gin or one
-  held hand in the first showdowns makes the opponent a holder, and then it
-  knocks whenever legal in its first six own draws and after them only goes
-  gin. The switch was tuned on games to 100 against the panel (``oklasim
-  tune expert --against panel --objective games``, ``experiments/
-  tune_expert_panel/``), its weight and threshold chosen on paired games
-  (seed 92) and confirmed on fresh ones (seed 93, 5,000 games in both
-  seatings per opponent, under ``eaai`` and ``seeds``): against the
-  gin-seekers and ``expert:early3_then_gin`` it wins 3.0 to 7.2 percentage
-  points more games than ``expert:v1``, the player before the switch
-  existed; against ``eaai`` and ``policy:seeds_equilibrium``, which knock
-  at once, within 0.3 of it.
+  far (``V_STYLE``, public: its knocks short of gin, its gins, the hands it
+  showed it could have knocked with and held) give the chance it plays for
+  gin (``opponents_holding_nb``: a Beta posterior, ``holding_prior`` worth
+  ``holding_weight`` showdowns). Above ``holder_above`` it is a *holder*,
+  and the ``holder_*`` parameters replace the knock timing and the weight of
+  a discard's danger: against a holder, knocking while it is still far from
+  gin is worth more; against a player that knocks at once, holding for the
+  undercut pays.
 * **Lay melds**: the arrangement least exposed to layoffs (kit).
 
-The defaults come from ``oklasim tune`` under the ``eaai`` rules against
-``eaai`` (held-out gain over the hand-set values +0.14 [+0.02, +0.25]
-points/hand), ``finish_points`` from games won on paired games (it never
-acts in independent hands); ``benchmarks/expert_ablation.py`` measures what
-each part is worth on the same deals, under the ``eaai`` rules and under
-``seeds``. The preset ``guarded`` (``danger_weight`` 8, found by ``oklasim
-tune --objective games`` against ``eaai``) wins more games to 100 against
-``eaai``: +0.84 [+0.55, +1.14] percentage points on 30,000 fresh paired
-games; it is no default because it gives up about 1 point/hand against
-``threshold:early_then_gin`` under ``seeds`` and ``north_american``.
+The defaults come from ``oklasim tune`` (``experiments/tune_expert_panel/``,
+``experiments/tune_expert_games/``); ``benchmarks/expert_ablation.py``
+measures what each part is worth. Presets: ``v1`` (the player before the
+style switch), ``guarded`` (more weight on a discard's danger),
+``early3_then_gin`` (knocks whenever legal in its first three own draws,
+then only gin), ``expert_plain`` (the look-ahead, danger and card tracking
+off). What they were measured to be worth: the measured results page of the
+documentation (docs/results.md).
 """
 
 import numpy as np
@@ -200,7 +158,7 @@ FAMILY = Family(
     ),
     presets={
         "expert_plain": {"lookahead": 0, "gin_weight": 0, "danger_weight": 0, "slack": 0},
-        # More games won against eaai, fewer points against players that hold for gin (see the module doc).
+        # More games won against eaai, fewer points against players that hold for gin (docs/results.md).
         "guarded": {"danger_weight": 8},
         # The defaults when issue 35 opened, spelled out: the player stays available by name when they change.
         "v1": {"lookahead": 4.6, "lookahead_horizon": 9, "pickup_weight": 1.7, "steepness": 3.7, "zone_extra": 2,

@@ -16,16 +16,15 @@ you can". Gin (and big gin when allowed) is always taken; with knock limit 0
 only gin is legal anyway. Under the fiftieth-card rule the last discard is
 taken to knock by the same rule.
 
-Presets, measured by ``oklasim run knock_thresholds`` (the
-full study: 2,500 deals per knock limit, rule and opponent, each limit dealt
-its own upcards; seeds 2026/2027; whole games to 100, 4,000 per seating):
+Presets, from ``oklasim run knock_thresholds`` under the seeds rules:
 ``seeds_mix``, the rule per limit best against the panel mix (greedy,
-defensive, threshold:gin_only, threshold:early_then_gin, expert) under the
-seeds rules, wins 44.9% [43.8%, 46.0%] of games against ``expert`` where
-knocking at once wins 34.4% [33.3%, 35.4%], and 41.0% [39.9%, 42.1%] against
-``defensive`` (36.1% at once); ``seeds_maxmin`` is the best worst case over
-that panel, ``seeds_equilibrium`` the main rule of the equilibrium of the
-rule game; ``ub25_mix`` is ``seeds_mix`` for an undercut bonus of 25.
+defensive, threshold:gin_only, threshold:early_then_gin, expert);
+``seeds_maxmin``, the best worst case over that panel;
+``seeds_equilibrium``, the main rule of the equilibrium of the rule game;
+``ub25_mix``, ``seeds_mix`` for an undercut bonus of 25.
+
+What its presets were measured to be worth: the measured results page of the
+documentation (docs/results.md).
 """
 
 from oklasim.strategy_api import (

@@ -27,13 +27,8 @@ Draws, discards and the meld layout are ``defensive``'s defaults (``play``
 outs 1.5, danger 3, slack 4, safe 0.5, and ``least_exposed_arrangement_nb``) or
 ``greedy``'s (``play`` 0), so the score rule can be studied on either base.
 
-Measured (20,000 games each seating, seed 2026, 95% intervals): against
-``greedy`` it wins 62.6% ± 0.6% of games; against ``defensive:bold`` (the
-same play, knocking at once) the default wins 49.99% ± 0.03%, ``chase_gin``
-(gin only from 25 behind) 49.3% ± 0.3%, ``protect_lead`` 44.8% ± 0.5%: as in
-single hands, knocking at once is hard to beat, and the score rules mostly
-change how a game is won, not how often. In single deals (scores 0-0) the
-default plays exactly as ``defensive:bold``.
+What its presets were measured to be worth: the measured results page of the
+documentation (docs/results.md).
 """
 
 from numba import njit

@@ -23,14 +23,14 @@ is relative to the hand's knock limit (-2 = "two under the limit"); both
 apply, the stricter wins. Under the fiftieth-card rule the last discard is
 taken to knock by the same rules (declining it leaves the hand void).
 
-Presets and their gain over ``greedy`` in points per deal (both seatings of
-the same 200,000 deals, seed 2026, 95% intervals): ``asap`` (= greedy, 0),
-``gin_only`` -0.19 [-0.23, -0.15], ``early_then_gin`` (any legal knock
-during the first 6 own draws, then only gin; the best of 4..7) +0.26
-[+0.24, +0.29], ``knock_le_5`` -0.70 [-0.72, -0.68], ``knock_le_3`` -0.85
-[-0.88, -0.83], ``knock_le_1`` -0.63 [-0.67, -0.60], ``limit_minus_2`` -0.40
-[-0.43, -0.38]. Against a knock-at-once opponent, holding a low hand late
-pays (its knocks get undercut), low fixed thresholds do not.
+Presets: ``asap`` (= greedy), ``gin_only``, ``early_then_gin`` (any legal
+knock during the first 6 own draws, then only gin), ``knock_le_5``,
+``knock_le_3``, ``knock_le_1``, ``limit_minus_2``. Against a knock-at-once
+opponent, holding a low hand late pays (its knocks get undercut); low fixed
+thresholds do not.
+
+What its presets were measured to be worth: the measured results page of the
+documentation (docs/results.md).
 """
 
 from oklasim.strategy_api import (

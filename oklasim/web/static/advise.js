@@ -43,7 +43,6 @@
 
   function permalink(sent) {
     const query = new URLSearchParams(Object.entries(sent).filter(([, v]) => v !== ""));
-    query.set("go", "1");
     const link = document.getElementById("permalink");
     link.href = "/advise?" + query.toString();
     document.getElementById("permalink-line").hidden = false;
@@ -106,9 +105,10 @@
     for (const name of ["hand", "upcard", "pile", "opponent_took", "stock", "scores", "history"]) field(name).value = "";
     drawDeck();
   });
-  // A permalink fills the form from its query and, with go=1, asks at once.
+  // A permalink fills the form from its query; the advisor runs only on a click (a link from elsewhere must not
+  // make this machine sample for a minute).
   const query = new URLSearchParams(location.search);
   for (const name of FIELDS) if (query.has(name)) field(name).value = query.get(name);
   drawDeck();
-  if (query.get("go") === "1" && query.get("hand")) submit();
+  if (query.get("hand")) OK.status("filled from the link: click advise to run it");
 })();

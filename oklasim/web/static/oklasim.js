@@ -6,7 +6,7 @@ const OK = {
 
   token() { return document.querySelector('meta[name="oklasim-token"]').content; },
 
-  // JSON in, JSON out; a refusal rejects with the server's one-line reason.
+  // JSON in, JSON out; a refusal rejects with the server's one-line reason (and its HTTP status).
   async api(method, url, body) {
     const options = {method, headers: {"X-Oklasim-Token": OK.token()}};
     if (body !== undefined) {
@@ -15,7 +15,7 @@ const OK = {
     }
     const response = await fetch(url, options);
     const data = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
-    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+    if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), {status: response.status});
     return data;
   },
 

@@ -6,15 +6,17 @@
   let state = null;
   let busy = false;
 
+  // Each move carries the number of moves this page showed: played elsewhere meanwhile, it is refused (409).
   async function send(move) {
     if (busy) return;
     busy = true;
     OK.status("");  // a refusal shown is about the move before
     try {
-      show(await OK.api("POST", `/api/play/${id}/move`, {move}));
+      show(await OK.api("POST", `/api/play/${id}/move`, {move, moves: state.moves}));
       OK.status("");
     } catch (error) {
       OK.status("no: " + error.message, true);
+      if (error.status === 409) await refresh();  // a stale page: the table as it is now
     } finally {
       busy = false;
     }
@@ -131,6 +133,14 @@
     if (state.moves === asked) $("coach").textContent = text;  // a move made meanwhile: that advice is stale
   }
 
+  async function refresh() {
+    try {
+      show(await OK.api("GET", `/api/play/${id}`));
+    } catch (error) {
+      OK.status(error.message, true);
+    }
+  }
+
   $("coach-go").addEventListener("click", coach);
-  OK.api("GET", `/api/play/${id}`).then(show, error => OK.status(error.message, true));
+  refresh();
 })();

@@ -1,0 +1,61 @@
+"""A bounded load on loopback: pages keep answering while the advisor samples for seconds.
+
+The check is the order of events, not a stopwatch (the suite runs on loaded machines): every page load ends while
+the advice is still being computed. The latencies are printed (``pytest -s``) for the record.
+"""
+
+import statistics
+import threading
+import time
+
+import httpx
+import pytest
+from test_web_api import TOKEN
+from web_server import serving
+
+import oklasim.advise
+from oklasim.web.app import Config, create_app
+from oklasim.web.safety import TOKEN_HEADER
+
+LOADS = 50
+# Sampled to the end of its time budget: every action kept (no race) and a precision it cannot reach.
+ADVICE = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "upcard": "9c", "pile": "9c 8d 4s", "opponent": "simple",
+          "seed": 1, "max_samples": 1_000_000, "max_seconds": 4, "precision": 0.0001, "race": False}
+
+pytestmark = pytest.mark.slow  # the advisor samples for seconds
+
+
+def test_pages_answer_while_the_advisor_runs(tmp_path, monkeypatch):
+    app = create_app(Config(runs=tmp_path / "runs", reports=tmp_path / "reports"), token=TOKEN)
+    sampling, answered = threading.Event(), threading.Event()
+    advise = oklasim.advise.advise
+
+    def watched(*args, **kwargs):
+        sampling.set()
+        return advise(*args, **kwargs)
+
+    monkeypatch.setattr(oklasim.advise, "advise", watched)
+    with serving(app) as url, httpx.Client(base_url=url, headers={TOKEN_HEADER: TOKEN}, timeout=60) as http:
+        assert http.get("/play").status_code == 200  # warm: the strategies' registry is loaded
+        advice = {}
+
+        def ask():
+            advice["response"] = http.post("/api/advise", json=ADVICE, timeout=900)  # a cold cache compiles first
+            answered.set()
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        assert sampling.wait(60)
+        seconds, during = [], []
+        for _ in range(LOADS):
+            started = time.perf_counter()
+            assert http.get("/play").status_code == 200
+            seconds.append(time.perf_counter() - started)
+            during.append(not answered.is_set())
+        asking.join(900)
+    assert advice["response"].status_code == 200, advice["response"].text
+    assert advice["response"].json()["stop_reason"] == "time"
+    assert all(during), f"{during.count(False)} of {LOADS} page loads ended only after the advice"
+    p95 = statistics.quantiles(seconds, n=20)[-1]
+    print(f"\n{LOADS} loads of /play while the advisor ran: median {1000 * statistics.median(seconds):.1f} ms, "
+          f"p95 {1000 * p95:.1f} ms, max {1000 * max(seconds):.1f} ms")
