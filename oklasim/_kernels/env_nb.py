@@ -15,7 +15,7 @@ import numpy as np
 from numba import int8, int64, njit
 
 from . import engine_nb as E
-from .cards_nb import BIT, FULL_DECK, N_CARDS, count_cards_nb
+from .cards_nb import BIT, FULL_DECK, N_CARDS, N_SUITS, count_cards_nb
 from .layout import (
     BIG_GIN,
     D_ARRANGE,
@@ -166,7 +166,7 @@ def meld_fields_nb(meld, out, at):
         low = meld & -meld
         rank = count_cards_nb(low - 1) % N_RANKS
         suits = 0
-        for s in range(4):
+        for s in range(N_SUITS):
             if meld >> (N_RANKS * s + rank) & 1:
                 suits |= 1 << s
         out[at] = 1
