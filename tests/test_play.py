@@ -146,7 +146,8 @@ def test_coach_shows_the_advice_at_knock_decisions():
 
     while not seen:
         assert play_on(child, moves=1, on_turn=look) is None, "the game ended with no knock decision"
-    child.sendline("quit")
+    if child.expect(PROMPTS) < 5:  # typed only at a prompt: a new deal drops keys typed ahead of it
+        child.sendline("quit")
     assert finish(child) == 0
 
 
