@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from advisor_clock import batches_held_until_stopped, fake_clock, seconds_per_world
 from click.testing import CliRunner
+from cli_runner import advise_cli as cli
 
 from oklasim._kernels import advise_worlds_nb as W
 from oklasim.advise import advise, estimated_opponent_draws, load_request, read_position, world_prior
 from oklasim.advise.rollouts import FIRST_BATCH
-from oklasim.cli import FriendlyGroup
 from oklasim.cli.advise import advise_command
 from oklasim.game import melds
 from oklasim.game.cards import format_card, format_hand, mask_of, parse_card, parse_cards, parse_hand
@@ -247,12 +247,6 @@ def test_bad_options():
 
 
 # -- command line and file form ------------------------------------------------------------------------
-
-
-def cli(*args):
-    group = FriendlyGroup()
-    group.add_command(advise_command)
-    return CliRunner().invoke(group, ["advise", *args])
 
 
 def test_cli_human_json_and_errors():

@@ -6,12 +6,10 @@ import math
 
 import pytest
 from advisor_clock import fake_clock
-from click.testing import CliRunner
+from cli_runner import advise_cli as cli
 
 from oklasim.advise import advise, read_position
 from oklasim.advise.rollouts import RECOMMEND_ESS
-from oklasim.cli import FriendlyGroup
-from oklasim.cli.advise import advise_command
 from oklasim.game.cards import parse_card
 
 # Seat 0 after its draw, the opponent having drawn from the stock four times: few worlds explain its play.
@@ -20,12 +18,6 @@ HISTORY = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 9h Ks", "upcard": "9c",
                       "me stock 9s; opp stock 9d; me stock 8c; opp stock 8s; me stock"}
 FAST = {"opponent": "greedy", "me": "simple"}  # quick to play out: the tests are about the stopping
 SITUATION = {"hand": "2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "upcard": "9c", "pile": "9c 8d 4s Qh"}
-
-
-def cli(*args):
-    group = FriendlyGroup()
-    group.add_command(advise_command)
-    return CliRunner().invoke(group, ["advise", *args])
 
 
 def finite(estimate) -> bool:

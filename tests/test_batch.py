@@ -8,10 +8,9 @@ import sys
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from cli_runner import cli
 from processes import wait_for
 
-from oklasim.cli import main
 from oklasim.game.rules import Rules
 from oklasim.runs import batch, storage
 from oklasim.runs.backends import SerialExecutor, make_executor
@@ -145,10 +144,6 @@ def test_foreign_or_corrupt_parquet_on_resume(tmp_path):
     storage.shard_path(out, "hands", 2).write_bytes(b"not parquet at all")
     with pytest.raises(ValueError, match="not a readable parquet file"):
         run(spec(), out, workers=1, resume=True, progress=False)
-
-
-def cli(*args):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.mark.parametrize(

@@ -7,31 +7,16 @@ from concurrent.futures import Future
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_runner import cli, one_line_error
 
 import oklasim
 from oklasim._kernels import layout as L
-from oklasim.cli import main
 from oklasim.game.rules import MAX_BONUS, Rules, field_docs, field_names
 from oklasim.runs import batch, storage
 from oklasim.runs.batch import MAX_COUNT, MAX_IN_FLIGHT, RunSpec, run
 from oklasim.sim.engine import games_frame, hands_frame, kernel_rules, resolve_all, run_kernel, simulate
 from oklasim.studies.experiment import run_experiment
 from oklasim.studies.spec import ensure_run
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_line_error(result, *fragments):
-    """A failed command that said what was wrong in one line, with no traceback."""
-    assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def small_spec(**kwargs):

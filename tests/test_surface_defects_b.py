@@ -9,7 +9,7 @@ import sys
 import click
 import polars as pl
 import pytest
-from click.testing import CliRunner
+from cli_runner import cli, one_line_error
 
 from oklasim.cli import main
 from oklasim.errors import OklasimError, read_text
@@ -21,20 +21,6 @@ from oklasim.studies import dealt_hands, knock_policy, knock_thresholds
 from oklasim.studies.experiment import run_experiment
 
 NOT_UTF8 = b'preset = "pagat"\n# caf\xe9\n'
-
-
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def one_line_error(result, *fragments):
-    """A failed command that said what was wrong in one line, with no traceback."""
-    assert result.exit_code != 0, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 # -- 1. a text file that is not UTF-8 ----------------------------------------------------------------

@@ -154,7 +154,8 @@ def test_advice_from_the_card_picker_equals_the_command_line(server, browser, tm
     browser.find_element(By.CSS_SELECTOR, 'input[name="target"][value="pile"]').click()
     for card in pile:
         click_card(browser, card)
-    fields = {"opponent": "simple", "seed": "1", "max_samples": "3000", "max_seconds": "100"}
+    # The sample count ends both runs: the most time a page may ask (120 s) is 30 times what 3000 samples take.
+    fields = {"opponent": "simple", "seed": "1", "max_samples": "3000", "max_seconds": "120"}
     for name, value in fields.items():
         box = browser.find_element(By.ID, "f-" + name)
         box.clear()
@@ -165,7 +166,7 @@ def test_advice_from_the_card_picker_equals_the_command_line(server, browser, tm
     web = json.loads(table)
     command = subprocess.run([sys.executable, "-m", "oklasim.cli", "advise", hand, "--upcard", upcard, "--pile",
                               " ".join([upcard, *pile]), "--opponent", "simple", "--seed", "1", "--samples", "3000",
-                              "--seconds", "100", "--json"], capture_output=True, text=True, timeout=300)
+                              "--seconds", "120", "--json"], capture_output=True, text=True, timeout=300)
     assert command.returncode == 0, command.stderr
     cli = json.loads(command.stdout)
     assert web["stop_reason"] != "time"
