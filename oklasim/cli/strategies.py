@@ -14,7 +14,7 @@ def strategies_command(family_name, strategy_paths) -> None:
     """List the strategy families, their parameters (default and range) and presets.
 
     With FAMILY, explain that family in full: how it plays, where the idea
-    comes from, what its parts are worth, then its parameters.
+    comes from, then its parameters (measured strength: the docs' results page).
     """
     import ast
 
