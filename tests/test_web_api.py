@@ -181,12 +181,23 @@ def test_the_advice_equals_the_advisors_for_the_same_seed_and_sample_budget(clie
     ({"max_seconds": "soon"}, 400, "a number"),
     ({"max_seconds": 10, "max_samples": 10**9}, 400, "max_samples"),
     ({"max_seconds": None, "max_samples": 200_000}, 400, "without a time budget"),
+    ({"max_seconds": None, "max_samples": None}, 400, "without a time budget"),
     ({"seed": -1}, 400, "seed"),
     ({"confidence": 2}, 400, "confidence"),
     ({"history": 5}, 400, "text"),
 ])
 def test_bad_advise_fields_are_refused_in_one_line(client, change, status, words):
     refused(client.post("/api/advise", json={**POSITION, **change}), status, words)
+
+
+@pytest.mark.parametrize("samples", [1, 64])
+def test_every_budget_of_a_request_is_honoured(client, samples):
+    """A sample budget is a cap even short of the evidence a recommendation needs (then there is none)."""
+    answer = client.post("/api/advise", json={**POSITION, "max_samples": samples, "max_seconds": 60})
+    assert answer.status_code == 200, answer.text
+    advice = answer.json()
+    assert advice["samples"] == samples and advice["stop_reason"] == "samples"
+    assert advice["recommendation"] is None and advice["no_recommendation"]
 
 
 # -- play ----------------------------------------------------------------------------------------------------

@@ -71,8 +71,8 @@ class Request:
                                           "only); finer than the model's own bias (about a point) buys nothing.",
                                      kind=float)
     win_precision: float = _field(0.01, "With scores: stop when the chances to win are within this.", kind=float)
-    max_samples: int = _field(200_000, "Most worlds to sample, once their effective sample allows a "
-                                       "recommendation (until then only the time budget stops the sampling).",
+    max_samples: int | None = _field(None, "Most worlds to sample [the time budget decides; 200,000 without one]; "
+                                              "with too few effective ones among them there is no recommendation.",
                               flag="samples", kind=int)
     max_seconds: float | None = _field(10.0, "Time budget for sampling, in seconds (at most 3600).", flag="seconds",
                                        kind=float)
@@ -112,7 +112,7 @@ class Request:
         """Refuse nonsense budgets and settings in one line (the position is checked by ``read_position``)."""
         if not _number(self.confidence) or not 0 < self.confidence < 1:
             raise FieldError("{confidence} {value!r}: a probability between 0 and 1", value=self.confidence)
-        if not _whole(self.max_samples) or not 1 <= self.max_samples <= MAX_SAMPLES:
+        if self.max_samples is not None and (not _whole(self.max_samples) or not 1 <= self.max_samples <= MAX_SAMPLES):
             raise FieldError("{max_samples} {value!r}: a whole number of worlds, at least 1 and at most {most:,}",
                              value=self.max_samples, most=MAX_SAMPLES)
         if self.max_seconds is not None and (not _number(self.max_seconds) or not 0 < self.max_seconds <= MAX_SECONDS):

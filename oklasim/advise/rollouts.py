@@ -59,6 +59,9 @@ REPEAT_SCALE = 1.0
 MAX_REPEATS = 8  # the gain flattens past 4-8 while its cost grows
 
 
+UNTIMED_SAMPLES = 200_000  # the sample budget when neither budget is given; with a time budget, the plan of looks
+
+
 def batch_bounds(max_samples: int, game_mode: bool):
     """The worlds ``(lo, hi)`` of each batch when the whole budget is drawn: growing by GROWTH up to the cap."""
     done, batch = 0, FIRST_BATCH
@@ -223,16 +226,16 @@ def advise(hand=None, *, extra_paths=(), **fields) -> Advice:
     game) on. Sampling stops when the best action is ahead of every other
     with confidence and its interval is within ``precision`` points (None:
     separation alone), when every action still open is within
-    ``precision``, or at ``max_samples`` worlds or ``max_seconds``. Actions
+    ``precision``, or at ``max_samples`` worlds or ``max_seconds`` (without
+    ``max_samples`` the time decides; without either, ``UNTIMED_SAMPLES``). Actions
     behind the best with confidence stop being sampled (``race=False``:
     every action is sampled to the end). The same seed gives the same
     answer whatever ``workers`` (unless the time budget stops it).
 
     No advice without evidence: while the best action's effective sample
-    (``Advice.ess``) is below ``RECOMMEND_ESS``, neither separation nor the sample
-    budget stops the sampling, only the time budget (without one, the sample
-    budget); if it is still below at the end, ``Advice.recommendation`` is
-    None and ``Advice.no_recommendation`` says why.
+    (``Advice.ess``) is below ``RECOMMEND_ESS``, separation does not stop the
+    sampling; the budgets given always do. If it is still below at the end,
+    ``Advice.recommendation`` is None and ``Advice.no_recommendation`` says why.
     """
     return run(Request.from_fields({"hand": hand, **fields}), extra_paths)
 
@@ -267,7 +270,10 @@ def run(request: Request, extra_paths=()) -> Advice:
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    looks = planned_looks(max_samples, game_mode)
+    # None: the time budget decides. The separation test is corrected for the looks of a plan of that size.
+    cap = max_samples if max_samples is not None or max_seconds is not None else UNTIMED_SAMPLES
+    plan = cap if cap is not None else UNTIMED_SAMPLES
+    looks = planned_looks(plan, game_mode)
     # From the tail: at a confidence of 1 - 1e-12, one minus the corrected tail rounds to 1.
     z_separate = -NormalDist().inv_cdf((1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
@@ -284,7 +290,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     stop = np.zeros(1, dtype=np.int64)  # set at the deadline: the kernels then leave their unfinished worlds
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while True:
-            size = min(batch, max_samples - done) if done < max_samples else batch
+            size = batch if cap is None else min(batch, cap - done)
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
             weights = np.full(size, -1.0)  # -1: not finished (the workers share the batch, see run_worlds_nb)
             hands = np.zeros(size, dtype=np.int64)
@@ -337,17 +343,18 @@ def run(request: Request, extra_paths=()) -> Advice:
             if precision is not None and precise and enough:
                 reason = "precision"
                 break
-            # Time-cut batches leave fewer worlds, never more looks. With too little evidence the sample budget does
-            # not stop the sampling while there is time left: only the time budget (if any) then does.
-            budget_spent = done >= max_samples or looks <= 0
-            if stop[0] or (budget_spent and (enough or max_seconds is None)):
-                reason = "samples" if done >= max_samples and not stop[0] else "time"
+            # The sample budget is a cap, honoured even short of evidence (then there is no recommendation).
+            # Time-cut batches leave fewer worlds, never more looks: with the looks spent and too little evidence,
+            # the sampling goes on while there is time left.
+            capped = cap is not None and done >= cap
+            if stop[0] or capped or (looks <= 0 and (enough or max_seconds is None)):
+                reason = "samples" if done >= plan and not stop[0] else "time"
                 break
             elapsed = clock() - sampling_started
             if max_seconds is not None:  # the next batch, cut to what the time left affords at the speed seen
                 affordable = int((max_seconds - elapsed) * size / max(batch_seconds, 1e-9))
                 batch = min(batch, affordable)
-            if batch < min(FIRST_BATCH, max_samples - done if done < max_samples else FIRST_BATCH):
+            if batch < (FIRST_BATCH if cap is None else min(FIRST_BATCH, cap - done)):
                 reason = "time"
                 break
 

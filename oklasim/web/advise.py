@@ -69,6 +69,8 @@ def _check_budgets(values: dict[str, Any]) -> None:
                                 or not 0 < seconds <= MAX_SECONDS):
         raise Refused(400, f"max_seconds {seconds!r}: a positive number of seconds, at most {MAX_SECONDS:g} here")
     cap = MAX_SAMPLES if seconds is not None else MAX_UNTIMED_SAMPLES
+    if samples is None and seconds is not None:  # the time budget decides
+        return
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= cap:
         why = "" if seconds is not None else " without a time budget"
         raise Refused(400, f"max_samples {samples!r}: a whole number of worlds from 1 to {cap:,}{why}")
