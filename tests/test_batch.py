@@ -65,7 +65,7 @@ def test_one_worker_plays_in_process_and_collects_shard_by_shard(tmp_path):
             return super().submit(fn, *args, **kwargs)
 
     executor, plan = Counting(), spec()
-    for taken, _ in enumerate(batch._play(executor, plan, iter(range(plan.n_shards)), None), 1):
+    for taken, _ in enumerate(batch.play_shards(executor, plan, iter(range(plan.n_shards)), None), 1):
         assert executor.submitted == taken  # one shard in flight: each collected before the next is played
     assert taken == plan.n_shards
     run(plan, tmp_path / "r", workers=1, progress=False)

@@ -95,7 +95,7 @@ def test_the_driver_submits_a_bounded_number_of_shards():
 
     executor = Instant()
     spec = small_spec(games=10**9, shard_size=1000)
-    for taken, _ in enumerate(batch._play(executor, spec, iter(range(spec.n_shards)), None)):
+    for taken, _ in enumerate(batch.play_shards(executor, spec, iter(range(spec.n_shards)), None)):
         executor.waiting -= 1
         if taken == 5 * MAX_IN_FLIGHT:
             break

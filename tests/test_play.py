@@ -21,8 +21,12 @@ PROMPTS = [
     r"draw: \[p\]ile \(\S+\) / \[s\]tock > ",
     r"1-\d+ > ",
     r"discard a card, or 'knock CARD' > ",
+    r"press Enter for the next hand > ",
     r"\*\*\* game over: (.*) \*\*\*",
 ]
+TURN, NEXT, GAME_OVER = 4, 5, 6  # the prompt after the draw, the one between hands, the game's end
+ASKS = PROMPTS[:GAME_OVER]  # every prompt that waits for a line
+PLAIN = {0: "n", 1: "n", 2: "s", 3: "1", NEXT: ""}  # a plain player's answer to each prompt but the turn's
 
 
 def start(*args, timeout=60):
@@ -42,26 +46,22 @@ def turn_move(screen: str) -> str:
 
 
 def play_on(child, moves: int | None = None, on_turn=None) -> str | None:
-    """Answer prompts like a plain player until the game ends (returns its last line) or ``moves`` are made."""
+    """Answer prompts like a plain player until the game ends (returns its last line) or ``moves`` are made
+    (Enter between hands is not a move)."""
     made = 0
     while moves is None or made < moves:
         which = child.expect(PROMPTS)
-        if which == 5:
+        if which == GAME_OVER:
             return child.match.group(0)
-        if which == 0:
-            child.sendline("n")
-        elif which == 1:
-            child.sendline("n")
-        elif which == 2:
-            child.sendline("s")
-        elif which == 3:
-            child.sendline("1")
-        else:
-            if on_turn is not None:
-                on_turn(child)
-            child.sendline(turn_move(child.before))
-        made += 1
+        if which == TURN and on_turn is not None:
+            on_turn(child)
+        plain_answer(child, which)
+        made += which != NEXT
     return None
+
+
+def plain_answer(child, which: int) -> None:
+    child.sendline(turn_move(child.before) if which == TURN else PLAIN[which])
 
 
 def finish(child) -> int:
@@ -107,7 +107,7 @@ def test_a_saved_game_resumes_where_it_stopped(tmp_path):
     save = tmp_path / "game.json"
     first = start("--seed", "21", "--save", str(save))
     play_on(first, moves=25)
-    first.expect(PROMPTS[:5])
+    first.expect(ASKS)
     first.sendline("quit")
     first.expect("the game is saved in")
     assert finish(first) == 0
@@ -120,45 +120,63 @@ def test_a_saved_game_resumes_where_it_stopped(tmp_path):
     assert again.returncode == 1 and "is over" in again.stderr
 
 
-def test_the_coach_advises_the_first_offer_from_the_deal_alone():
+def test_the_coach_advises_the_first_offer_from_the_deal_alone(monkeypatch):
     """Before any turn the history is empty: the coach tells the advisor the deal (the person, offered the upcard
     first, did not deal) rather than no advice."""
     from oklasim._kernels import layout as L
     from oklasim.sim.board import GameBoard
-    from oklasim.table.terminal import coach_lines
+    from oklasim.table import coach as table_coach
 
+    monkeypatch.setattr(table_coach, "COACH_SAMPLES", 300)  # the words are tested here, not the advice
     game = GameBoard(Rules(), 4)
     seat, kind = game.next_decision()
     assert kind == L.D_TAKE_UPCARD
-    lines = coach_lines(game.view(seat), [], "simple", Rules())
-    assert not lines[0].startswith("(no advice") and any("pass the upcard" in line for line in lines)
+    told = table_coach.coach_brief(game.view(seat), [], "simple", Rules())
+    assert told.action != "none" and "\n" not in told.sentence
+    assert any("pass the upcard" in line for line in told.details)
 
 
-def test_coach_shows_the_advice_at_knock_decisions():
-    child = start("--seed", "3", "--coach", timeout=120)
-    seen = []
+def test_the_coach_speaks_one_sentence_at_each_decision_and_why_shows_its_numbers(monkeypatch):
+    """One 'coach |' line at every decision but the melds to lay; 'why' at the knock decision shows the advisor's
+    table, the hand's history given (the opponent's play counts)."""
+    from oklasim.table import coach as table_coach
 
-    def look(child):
-        if "you may knock" in child.before and not seen:
-            assert "coach |" in child.before and "recommendation:" in child.before
-            assert "weighted by how likely" in child.before  # the hand's history given: the opponent's play counts
-            seen.append(True)
+    monkeypatch.setattr(table_coach, "COACH_SAMPLES", 300)
+    shown: list[str] = []
+    asked: list[tuple[str, list[str]]] = []  # each prompt, with what was shown since the one before
+    told = [0]
 
-    while not seen:
-        assert play_on(child, moves=1, on_turn=look) is None, "the game ended with no knock decision"
-    if child.expect(PROMPTS) < 5:  # typed only at a prompt: a new deal drops keys typed ahead of it
-        child.sendline("quit")
-    assert finish(child) == 0
+    def ask(prompt: str) -> str:
+        block, told[0] = shown[told[0]:], len(shown)
+        if asked and asked[-1][0] == "why":
+            asked.append(("numbers", block))
+            raise Quit
+        asked.append((prompt, block))
+        if any(line.startswith("you may knock") for line in block):
+            asked.append(("why", []))
+            return "why"
+        return plain_moves(prompt, "\n".join(shown[-40:]))
+
+    play(Rules(), "greedy", 5, coach=True, ask=ask, say=shown.append)
+    decisions = [(prompt, block) for prompt, block in asked if any(re.fullmatch(p, prompt) for p in PROMPTS[:5])]
+    for prompt, block in decisions:
+        melds = re.fullmatch(PROMPTS[3], prompt)  # nothing said on the melds to lay
+        assert sum(line.startswith("coach | ") for line in block) == (0 if melds else 1), block
+    last, numbers = asked[-1]
+    assert len(decisions) > 3 and last == "numbers"
+    assert not any(line.startswith("coach | ") for line in numbers)
+    assert any("recommendation:" in line for line in numbers)
+    assert any("weighted by how likely" in line for line in numbers)
 
 
 def test_interrupted_and_bad_starts_are_one_line():
     child = start("--seed", "1")
-    child.expect(PROMPTS[:5])
+    child.expect(ASKS)
     child.sendeof()
     child.expect("game stopped at the end of the input")
     assert finish(child) == 1
     child = start("--seed", "1")
-    child.expect(PROMPTS[:5])
+    child.expect(ASKS)
     child.sendintr()  # Ctrl-C: as every command, 130
     child.expect("Error: game interrupted")
     assert finish(child) == 130
@@ -177,8 +195,8 @@ def scripted(moves_for, rules: Rules, seed: int, **options) -> list[str]:
 
 def plain_moves(prompt: str, screen: str) -> str:
     """A plain player's move for ``scripted``: as ``play_on`` answers the prompts."""
-    for pattern, move in zip(PROMPTS[:4], ("n", "n", "s", "1")):
-        if re.fullmatch(pattern, prompt):
+    for which, move in PLAIN.items():
+        if re.fullmatch(PROMPTS[which], prompt):
             return move
     return turn_move(screen)
 
@@ -210,7 +228,7 @@ def test_resume_keeps_the_bot_and_the_coach_and_refuses_another(tmp_path):
     save = tmp_path / "game.json"
     first = start("--seed", "8", "--against", "greedy", "--coach", "--save", str(save))
     play_on(first, moves=3)
-    first.expect(PROMPTS[:5])
+    first.expect(ASKS)
     first.sendline("quit")
     assert finish(first) == 0
     saved = json.loads(save.read_text())
@@ -304,8 +322,9 @@ def test_a_save_that_cannot_be_written_is_refused_before_the_first_move(where):
 
 
 def test_keys_typed_ahead_do_not_answer_the_next_hands_first_offer():
-    """Lines typed while a hand ends (here with the knock that ends it) are dropped when the next hand starts:
-    the next hand's first question waits for a fresh answer."""
+    """Lines typed while a hand ends (here with the knock that ends it) are dropped: the hand's end waits for a
+    fresh Enter, and lines typed after that Enter are dropped when the next hand starts, whose first question
+    waits for a fresh answer."""
     child = start("--seed", "5", "--against", "greedy")
     try:
         knock_with_keys_typed_ahead(child)
@@ -313,18 +332,24 @@ def test_keys_typed_ahead_do_not_answer_the_next_hands_first_offer():
         child.terminate(force=True)
 
 
-def knock_with_keys_typed_ahead(child) -> None:
+def play_to_my_knock(child) -> str:
+    """Plain moves until a knock of the person's is offered after a draw; returns the screen then."""
     while True:
         which = child.expect(PROMPTS)
-        assert which != 5, "the game ended with no knock of yours"
-        screen = child.before
-        if which == 4 and "you may knock" in screen:
-            break
-        child.sendline({0: "n", 1: "n", 2: "s", 3: "1"}.get(which) or turn_move(screen))
-    child.send(turn_move(screen) + "\nt\nt\ns\n")  # the knock, then keys typed ahead
+        assert which != GAME_OVER, "the game ended with no knock of yours"
+        if which == TURN and "you may knock" in child.before:
+            return child.before
+        plain_answer(child, which)
+
+
+def knock_with_keys_typed_ahead(child) -> None:
+    child.send(turn_move(play_to_my_knock(child)) + "\nt\nt\ns\n")  # the knock, then keys typed ahead
     which = child.expect(PROMPTS)
     if which == 3:  # the knock asks which melds to lay: the first typed-ahead line answers it, refused
         pytest.skip("this seed's knock asks for an arrangement")
+    assert which == NEXT and "points: " in child.before, child.before  # the hand's end, shown and waiting
+    child.send("\nt\ns\n")  # Enter, then keys typed ahead again
+    which = child.expect(PROMPTS)
     assert re.search(r"=== hand \d+: ", child.before) and which in (0, 2), child.before  # the next hand's first
     child.sendline("hand")  # read after whatever input is pending: shows the table again
     child.expect("your hand")
@@ -332,3 +357,32 @@ def knock_with_keys_typed_ahead(child) -> None:
     assert "no: " not in answered and "you take the upcard" not in answered and "you draw" not in answered, answered
     child.sendline("quit")
     assert finish(child) == 0
+
+
+def test_a_hand_ends_with_its_facts_and_waits_for_enter_where_quit_stops(tmp_path):
+    """Every hand sorted into melds, deadwood before and after the layoffs, the points counted and the score,
+    then the next hand is dealt only after Enter; 'quit' there stops with every move saved."""
+    save = tmp_path / "game.json"
+    child = start("--seed", "5", "--against", "greedy", "--save", str(save))
+    child.sendline(turn_move(play_to_my_knock(child)))
+    assert child.expect(PROMPTS) == NEXT, child.before
+    end = child.before
+    assert re.search(r"your hand: (\[[^\]]+\] )+.*deadwood \d+ \(knocked\)", end), end
+    assert re.search(r"greedy's hand: .*deadwood \d+ before layoffs, \d+ after", end), end
+    assert re.search(r"points: .* = \d+ to (you|greedy)\r?\n", end), end
+    ended = int(re.search(r"hand (\d+): .*; score you \d+, greedy \d+", end).group(1))
+    assert f"=== hand {ended + 1}: " not in end, end
+    child.sendline("")
+    child.expect(f"=== hand {ended + 1}: ")  # dealt once Enter is pressed
+    while (which := child.expect(PROMPTS)) != NEXT:
+        assert which != GAME_OVER, "the game ended after its first hand"
+        plain_answer(child, which)
+    child.sendline("quit")
+    child.expect("stopped; the game is saved in")
+    assert finish(child) == 0
+    moves = json.loads(save.read_text())["moves"]
+    again = start("--resume", str(save))
+    again.expect(f"{len(moves)} moves replayed")
+    assert again.expect(PROMPTS) == NEXT and re.search(r"hand \d+: .*; score you", again.before)  # shown again
+    again.sendline("quit")
+    assert finish(again) == 0

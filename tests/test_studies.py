@@ -62,6 +62,16 @@ strategies = ["{NEVER_KNOCKS}", "simple", "greedy"]
 [options]
 deals = {{ "greedy" = 200 }}  # a slow entrant's pairings play fewer deals
 """,
+    "ladder": """
+[study]
+kind = "ladder"
+seed = 15
+games = 40
+strategies = ["greedy", "simple", "eaai"]
+[options]
+levels = { low = "greedy", high = "simple" }
+deals = { "eaai" = 20 }
+""",
 }
 
 
@@ -306,6 +316,12 @@ def test_tournament_reuses_finished_matches(studies, monkeypatch, tmp_path):
      "whole number of deals"),
     ('[study]\nkind = "tournament"\nhands = 10\nstrategies = ["simple", "greedy"]\n[options]\nrounds = 3',
      "one option"),
+    ('[study]\nkind = "ladder"\nhands = 10\nstrategies = ["simple", "greedy"]', "games = N"),
+    ('[study]\nkind = "ladder"\ngames = 10\nstrategies = ["simple", "greedy"]', "levels is a table"),
+    ('[study]\nkind = "ladder"\ngames = 10\nstrategies = ["simple", "greedy"]\n[options]\nlevels = {a = "mc"}',
+     "levels names mc, not in"),
+    ('[study]\nkind = "ladder"\ngames = 10\nstrategies = ["simple", "greedy"]\n[options]\nlevels = {a = "simple"}'
+     '\nrounds = 3', "the options deals"),
     ('[study]\nkind = "dealt_hands"\ngames = 10', "hands = N"),
     ('[study]\nkind = "dealt_hands"\nhands = 10\n[rules]\nplayers = 3', "two-player"),
 ])
@@ -317,9 +333,9 @@ def test_bad_specs_are_refused(tmp_path, text, message):
 
 
 def test_shipped_experiment_files_load():
-    assert set(shipped()) == {"dealt_hands", "knock_thresholds", "knock_thresholds_reduced", "tournament",
+    assert set(shipped()) == {"dealt_hands", "knock_thresholds", "knock_thresholds_reduced", "ladder", "tournament",
                               "upcard_effects"}
-    for name in ("dealt_hands", "tournament", "upcard_effects"):
+    for name in ("dealt_hands", "ladder", "tournament", "upcard_effects"):
         experiment = load(name, quick=True)  # by name, from inside the package
         assert experiment.kind == name and experiment.count >= 1 and experiment.source == name
         assert load(shipped()[name], quick=True).source == str(shipped()[name])  # and by its path

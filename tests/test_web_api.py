@@ -320,12 +320,20 @@ def test_a_damaged_save_is_a_clear_error(client, folders):
 
 
 @pytest.mark.slow  # the advisor: a few seconds
-def test_the_coach_advises_with_the_hands_history(client):
+def test_the_coach_advises_with_the_hands_history(client, monkeypatch):
+    """The coach's sentence, the card it points at (one of the hand, or the upcard to take), the numbers, and the
+    advice whole for tools."""
+    from oklasim.table import terminal
+
+    monkeypatch.setattr(terminal, "COACH_SAMPLES", 300)  # the answer's shape is tested here, not the advice
     state = client.post("/api/play", json={"against": "simple", "seed": 4}).json()
     coach = client.post(f"/api/play/{state['id']}/coach", json={})
     assert coach.status_code == 200, coach.text
-    lines = coach.json()["lines"]
-    assert coach.json()["assumes"] == "simple" and any("assumes the opponent plays simple" in line for line in lines)
+    told = coach.json()
+    assert told["assumes"] == "simple" and told["moves"] == 0 and told["sentence"].endswith(".")
+    assert told["card"] in [None, *state["cards"], state["pile"][-1]]
+    assert told["details"][0] == "holds if the opponent plays simple, under default rules"
+    assert told["advice"]["strategies"]["opponent"] == "simple"
 
 
 # -- when to knock -------------------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ import json
 import os
 import shutil
 import signal
+import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from processes import answers, descendants, free_port, session_pids, wait_for
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = os.environ.get("OKLASIM_SCREENSHOTS")  # where the screenshots are kept beyond the test (docs/web)
 POSITION = ["2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "9c", ["8d", "4s"]]  # hand, upcard, the pile after it
+DESKTOP, PHONE = 1280, 390  # page widths, px
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,6 +31,7 @@ pytestmark = [
 ]
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -56,17 +60,38 @@ def server(tmp_path_factory):
         process.wait()
 
 
-@pytest.fixture
-def browser():
+@contextmanager
+def chromium(width: int = DESKTOP):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={DESKTOP},1100"):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
     try:
+        fit(driver, width)
         yield driver
     finally:
         driver.quit()
+
+
+def fit(driver, width: int) -> None:
+    """The tab's page ``width`` px wide: Chrome keeps a window at least 500 px wide, so a phone's narrower screen is
+    the viewport's (as a desktop page: a phone's page would zoom out to fit what overflows, hiding it)."""
+    if width != DESKTOP:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+
+
+@pytest.fixture
+def browser():
+    with chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def any_width(request):
+    with chromium(request.param) as driver:
+        yield driver
 
 
 def screenshot(driver, tmp_path: Path, name: str) -> None:
@@ -109,9 +134,12 @@ def test_a_hand_played_by_clicking(server, browser, tmp_path):
     showdown = browser.find_element(By.CSS_SELECTOR, "#showdowns .showdown").text
     assert "you:" in showdown and "simple:" in showdown and "deadwood" in showdown
     assert refusal_seen
+    browser.find_element(By.ID, "next-hand").click()  # the hand's end read: the next deal shows
     browser.find_element(By.ID, "coach-go").click()  # the next hand's first decision, advised; it says whom it assumes
-    wait(browser, lambda d: "recommendation" in d.find_element(By.ID, "coach").text, 120)
-    assert "assumes the opponent plays simple" in browser.find_element(By.ID, "coach").text
+    sentence = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#coach p.coach-sentence"), 300)[0].text
+    assert sentence.endswith(".") and "\n" not in sentence  # one sentence first; the numbers a click away
+    browser.find_element(By.CSS_SELECTOR, "#coach details summary").click()
+    assert "holds if the opponent plays simple" in browser.find_element(By.CSS_SELECTOR, "#coach details").text
     screenshot(browser, tmp_path, "play")
 
 
@@ -228,3 +256,153 @@ def test_a_simulate_started_watched_cancelled_and_a_small_one_finished(server, b
     wait(browser, lambda d: "small-run" in d.find_element(By.ID, "runs").text, 120)  # reloaded when done
     assert "complete" in browser.find_element(By.ID, "runs").text
     screenshot(browser, tmp_path, "runs")
+
+
+# -- the game by keys, each hand's end, at a desktop's and a phone's width -------------------------------------------
+
+
+def no_sideways_scroll(driver) -> bool:
+    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def moves_shown(driver) -> str:
+    return driver.find_element(By.ID, "game").get_attribute("data-moves")
+
+
+def press(driver, keys: str) -> None:
+    """Keys typed on the page (at whatever has the focus), and the move they make taken."""
+    moves = moves_shown(driver)
+    ActionChains(driver).send_keys(keys).perform()
+    wait(driver, lambda d: moves_shown(d) != moves or d.find_element(By.ID, "status").text)
+    assert not driver.find_element(By.ID, "status").text, driver.find_element(By.ID, "status").text
+
+
+def key_move(driver, used: set) -> str:
+    """The keys of a plain policy's move, each shortcut used at its first chance: take the first upcard offered,
+    then pass; draw from the stock; knock when offered; lay the first melds; else type the worst card (not the one
+    just taken). Adds what they do to ``used``."""
+    buttons = [b.get_attribute("data-move") for b in driver.find_elements(By.CSS_SELECTOR, "#decision button")]
+    knocks = [move.split()[1] for move in buttons if move.startswith("knock ")]
+    if "t" in buttons:
+        key = "n" if "t" in used else "t"
+        used.add(key)
+    elif "s" in buttons:
+        key = "s"
+        used.add(key)
+    elif knocks:
+        key = "k" + knocks[0]
+        used.add("knock")
+    elif "1" in buttons:  # the melds to lay
+        key = "1"
+    else:
+        forbidden = re.findall(r"not (\S+), just taken", driver.find_element(By.ID, "decision").text)
+        cards = [b.get_attribute("data-card") for b in
+                 driver.find_elements(By.CSS_SELECTOR, "#hand button.card.loose") +
+                 driver.find_elements(By.CSS_SELECTOR, "#hand button.card")]
+        key = next(c for c in cards if c not in forbidden)
+        used.add("card")
+    return key.lower()
+
+
+def typed_into_a_field_plays_nothing(driver) -> None:
+    """At a draw: 's' typed into a text field draws nothing; 'p' typed on the page then takes the pile."""
+    driver.execute_script("document.getElementById('game').prepend(Object.assign(document.createElement('input'),"
+                          "{id: 'probe'}))")
+    driver.find_element(By.ID, "probe").send_keys("s")
+    driver.execute_script("document.getElementById('probe').remove()")
+    press(driver, "p")
+    mine = [line for line in driver.find_element(By.ID, "story").get_attribute("textContent").splitlines()
+            if line.startswith("you ")]
+    assert re.fullmatch(r"you take \S+ from the pile", mine[-1]), mine
+
+
+def bot_throw_marked(driver) -> bool:
+    """Whether the bot's latest move is told beside the pile with a throw, its card marked on the pile."""
+    told = re.search(r"simple .*threw (\S+)$", driver.find_element(By.ID, "bot-moves").text)
+    if told:
+        marked = driver.find_elements(By.CSS_SELECTOR, "#pile .card.bot-threw")
+        assert [card.get_attribute("data-card") for card in marked] == [told.group(1)]
+    return bool(told)
+
+
+def read_hand_end(driver) -> str:
+    """The end of a hand, shown on top with the next deal hidden: every hand in melds, deadwood before and after
+    the layoffs, the points and the score; returns its text."""
+    panel = driver.find_element(By.ID, "hand-end")
+    text = panel.text
+    assert not driver.find_element(By.ID, "live").is_displayed()
+    assert panel.rect["y"] < driver.execute_script("return window.innerHeight")  # on top, not below the fold
+    assert "score you " in text and re.search(r"you: .*deadwood \d+", text) and "simple: " in text, text
+    if "void" not in text:
+        assert panel.find_elements(By.CSS_SELECTOR, ".meld .card") and "points: " in text, text
+        assert re.search(r"deadwood \d+ before layoffs, \d+ after", text), text
+    assert bool(panel.find_elements(By.CSS_SELECTOR, ".card.laid-off")) == ("laid off" in text), text
+    return text
+
+
+def same_in_a_second_tab(driver, width: int, shown: list[str]) -> None:
+    """The game's address opened in another tab shows the same table (the elements ``shown``) and moves."""
+    first = driver.current_window_handle
+    seen = [driver.find_element(By.ID, name).text for name in shown], moves_shown(driver)
+    address = driver.current_url
+    driver.switch_to.new_window("tab")
+    fit(driver, width)
+    driver.get(address)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#game[data-moves]"))
+    assert ([driver.find_element(By.ID, name).text for name in shown], moves_shown(driver)) == seen
+    driver.close()
+    driver.switch_to.window(first)
+
+
+def test_a_whole_game_by_keys_with_each_hands_end(server, any_width, tmp_path):
+    url, _ = server
+    driver, width = any_width, any_width.execute_script("return window.innerWidth")
+    assert width in (DESKTOP, PHONE)
+    driver.get(url + "/play")
+    driver.find_element(By.ID, "g-seed").send_keys("3")
+    driver.find_element(By.ID, "new-game-go").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#game[data-moves]"))
+    assert re.search(r"/play/[0-9a-f]{32}$", driver.current_url)
+    used, ends, laid_off, bot_marked = set(), 0, False, False
+    while not driver.find_elements(By.CSS_SELECTOR, "#hand-end .result"):  # the game's end
+        assert no_sideways_scroll(driver)
+        if driver.find_element(By.ID, "hand-end").is_displayed():
+            laid_off |= "laid off" in read_hand_end(driver)
+            if not ends:
+                same_in_a_second_tab(driver, width, ["hand-end", "table-line"])
+                screenshot(driver, tmp_path, f"hand-end-{width}")
+            ends += 1
+            if ends % 2:
+                ActionChains(driver).send_keys("\n").perform()
+            else:
+                driver.find_element(By.ID, "next-hand").click()
+            wait(driver, lambda d: d.find_element(By.ID, "live").is_displayed())
+            continue
+        bot_marked = bot_marked or bot_throw_marked(driver)
+        if "s" in [b.get_attribute("data-move") for b in driver.find_elements(By.CSS_SELECTOR, "#decision button")] \
+                and "p" not in used:
+            same_in_a_second_tab(driver, width, ["hand", "pile", "table-line", "bot-moves"])
+            typed_into_a_field_plays_nothing(driver)
+            used.add("p")
+            continue
+        press(driver, key_move(driver, used))
+    read_hand_end(driver)
+    assert ends >= 2 and laid_off and bot_marked and used >= {"t", "n", "p", "s", "card", "knock"}, \
+        (ends, laid_off, bot_marked, used)
+    verdict = driver.find_element(By.CSS_SELECTOR, "#hand-end .result").text
+    totals = re.search(r"totals .*", verdict).group(0)
+    assert verdict.startswith("game over: ") and totals in driver.find_element(By.ID, "table-line").text
+    assert no_sideways_scroll(driver)
+    screenshot(driver, tmp_path, f"game-over-{width}")
+
+
+def test_no_page_scrolls_sideways_on_a_phone(server, tmp_path):
+    url, _ = server
+    with chromium(PHONE) as driver:
+        for page, ready in [("/", "nav"), ("/play", "#new-game"), ("/advise", "#deck button"),
+                            ("/knock", ".knock-table"), ("/runs", "#runs"), ("/browse/reports/", "main")]:
+            driver.get(url + page)
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ready))
+            assert driver.execute_script("return window.innerWidth") == PHONE
+            assert no_sideways_scroll(driver), page
+        screenshot(driver, tmp_path, "knock-phone")

@@ -11,6 +11,7 @@ from test_web_api import TOKEN, refused, send, simple_move
 from web_server import serving
 
 import oklasim.web.play as web_play
+from oklasim.advise.brief import Brief
 from oklasim.web.app import Config, create_app
 from oklasim.web.safety import MAX_DEPTH, TOKEN_HEADER
 
@@ -50,9 +51,9 @@ def test_the_coach_runs_beside_the_game_and_holds_up_no_page(app, monkeypatch):
         under_lock.append(any(s.lock.locked() for s in app.state.games.sessions.values()))
         started.set()
         assert release.wait(60)
-        return ["advice for the decision asked"]
+        return Brief("Discard Kd: about +3 points this hand.", "Kd", "discard")
 
-    monkeypatch.setattr(web_play, "coach_lines", slow_coach)
+    monkeypatch.setattr(web_play, "coach_brief", slow_coach)
     with serving(app) as url, httpx.Client(base_url=url, headers={TOKEN_HEADER: TOKEN}, timeout=10) as http:
         state = http.post("/api/play", json={"against": "simple", "seed": 4}).json()
         coach = {}
@@ -71,7 +72,9 @@ def test_the_coach_runs_beside_the_game_and_holds_up_no_page(app, monkeypatch):
             release.set()
             asking.join(60)
     assert coach["response"].status_code == 200
-    assert coach["response"].json() == {"lines": ["advice for the decision asked"], "assumes": "simple", "moves": 0}
+    assert coach["response"].json() == {"sentence": "Discard Kd: about +3 points this hand.", "card": "Kd",
+                                        "action": "discard", "details": [], "advice": None, "assumes": "simple",
+                                        "moves": 0}
     assert under_lock == [False]
 
 

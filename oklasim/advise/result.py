@@ -104,10 +104,15 @@ class Advice:
     min_ess: int = 100  # the effective sample a recommendation needs
 
     @property
+    def rules_text(self) -> str:
+        """'default rules', or the rules that differ from them: 'rules knock_limit_max=9, ...'."""
+        rules = self.position.describe()["rules"]
+        return "default rules" if not rules else "rules " + ", ".join(f"{k}={v}" for k, v in rules.items())
+
+    @property
     def assumptions(self) -> str:
         """What the figures assume, in one line."""
-        rules = self.position.describe()["rules"]
-        rules_text = "default rules" if not rules else "rules " + ", ".join(f"{k}={v}" for k, v in rules.items())
+        rules_text = self.rules_text
         mine = f"your plan '{self.plan}'" if self.plan else f"you as {self.me}"
         if self.position.players == 2:
             return (f"assumes the opponent plays {self.opponent} and {mine} plays on; {rules_text}; "

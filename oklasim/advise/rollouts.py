@@ -270,9 +270,8 @@ def run(request: Request, extra_paths=()) -> Advice:
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    # None: the time budget decides. The separation test is corrected for the looks of a plan of that size.
-    cap = max_samples if max_samples is not None or max_seconds is not None else UNTIMED_SAMPLES
-    plan = cap if cap is not None else UNTIMED_SAMPLES
+    cap = max_samples if max_samples is not None or max_seconds is not None else UNTIMED_SAMPLES  # None: time decides
+    plan = cap if cap is not None else UNTIMED_SAMPLES  # the separation test is corrected for this plan's looks
     looks = planned_looks(plan, game_mode)
     # From the tail: at a confidence of 1 - 1e-12, one minus the corrected tail rounds to 1.
     z_separate = -NormalDist().inv_cdf((1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
@@ -343,9 +342,8 @@ def run(request: Request, extra_paths=()) -> Advice:
             if precision is not None and precise and enough:
                 reason = "precision"
                 break
-            # The sample budget is a cap, honoured even short of evidence (then there is no recommendation).
-            # Time-cut batches leave fewer worlds, never more looks: with the looks spent and too little evidence,
-            # the sampling goes on while there is time left.
+            # The sample budget is a cap even short of evidence. Time-cut batches leave fewer worlds, never more
+            # looks: with the looks spent and too little evidence, the sampling goes on while there is time left.
             capped = cap is not None and done >= cap
             if stop[0] or capped or (looks <= 0 and (enough or max_seconds is None)):
                 reason = "samples" if done >= plan and not stop[0] else "time"

@@ -14,7 +14,7 @@ import sys
 import click
 
 from oklasim import __version__
-from oklasim.cli import advise, agent, compiling, game, matches, play, runs, serve, strategies, studies, tune
+from oklasim.cli import advise, agent, compiling, dataset, game, matches, play, runs, serve, strategies, studies, tune
 from oklasim.cli.options import Interrupted
 from oklasim.errors import OklasimError
 from oklasim.runs import lifetime
@@ -100,7 +100,7 @@ for _command in (
     matches.match_command, matches.tournament_command,
     studies.run_command, studies.policy_command,
     strategies.strategies_command, compiling.compile_command, tune.tune_command, advise.advise_command,
-    play.play_command, agent.agent_command, agent.openspiel_command, serve.serve_command,
+    play.play_command, agent.agent_command, agent.openspiel_command, serve.serve_command, dataset.dataset_command,
 ):
     main.add_command(_command)
 

@@ -44,7 +44,7 @@ def _option(name: str):
     return click.option(flag, name, type=kind, help=help_text)
 
 
-def _advise(request_file, as_json, strategy_paths, **flags) -> None:
+def _advise(request_file, as_json, as_brief, strategy_paths, **flags) -> None:
     """Should I knock now? Weigh knocking against playing on for one situation, by Monte Carlo.
 
     HAND is your 10 cards (before your draw: taking the pile top, drawing
@@ -54,11 +54,14 @@ def _advise(request_file, as_json, strategy_paths, **flags) -> None:
     sampled worlds by the continuation strategies; the report gives each
     action's expected points (yours minus the opponent's, this hand) with
     95% intervals, the undercut risk of each knock, the chance to win the
-    game when --scores are given, and the recommendation.
+    game when --scores are given, and the recommendation. --brief says the
+    recommendation first, in one sentence, then the numbers.
     """
     from oklasim.advise.request import load_request
     from oklasim.advise.rollouts import run
 
+    if as_json and as_brief:
+        raise OklasimError("--brief is for people and --json for tools: give one of them")
     values = load_request(request_file) if request_file else {}
     typed = {k for k, v in flags.items() if v is not None}
     values.update({k: flags[k] for k in typed})
@@ -77,15 +80,23 @@ def _advise(request_file, as_json, strategy_paths, **flags) -> None:
         raise OklasimError(exc.spelt(typed_as)) from None
     if as_json:
         click.echo(advice.to_json())
-    else:
-        for line in advice.lines():
-            click.echo(line)
+        return
+    lines = advice.lines()
+    if as_brief:
+        from oklasim.advise.brief import brief
+
+        told = brief(advice)
+        lines = [told.sentence, "", *told.details]
+    for line in lines:
+        click.echo(line)
 
 
 _params = [_option(name) for name in FIELDS] + [
     click.option("--file", "request_file", type=click.Path(exists=True, dir_okay=False),
                  help="JSON or TOML file with the request (flags override it)."),
     click.option("--json", "as_json", is_flag=True, help="Print JSON for tools."),
+    click.option("--brief", "as_brief", is_flag=True,
+                 help="Say the advice in one sentence a player acts on, then the numbers (not with --json)."),
     strategy_path_option(),
 ]
 for _param in reversed(_params):

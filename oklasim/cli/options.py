@@ -49,6 +49,25 @@ def at_least_one(ctx: click.Context, param: click.Parameter, value: int | None) 
     return value
 
 
+def seats_and_size(default: str, example: str):
+    """--strategies (one per seat), --param, and the size: --games or --hands."""
+    options = (
+        click.option("--strategies", "strategy_list", default=default, show_default=True,
+                     help=f"Comma-separated, one per seat (or one for all), e.g. '{example}'."),
+        click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                     help="Set a parameter on every seat whose strategy has it (repeatable)."),
+        click.option("--games", type=int, help="Complete games to the target score."),
+        click.option("--hands", type=int, help="Independent hands (each dealt at score 0)."),
+    )
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 def workers_option():
     return click.option("--workers", type=int, callback=at_least_one,
                         help="Worker processes [all cores, or in-process for a small run].")

@@ -11,6 +11,7 @@ from oklasim.cli.options import (
     given_options,
     load_rules,
     rules_and_players,
+    seats_and_size,
     seed_option,
     shard_size_option,
     strategy_path_option,
@@ -21,12 +22,7 @@ from oklasim.errors import OklasimError
 
 @click.command()
 @rules_and_players()
-@click.option("--strategies", "strategy_list", default="simple,simple", show_default=True,
-              help="Comma-separated, one per seat (or one for all), e.g. 'simple,random(knock_probability=0.3)'.")
-@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-              help="Set a parameter on every seat whose strategy has it (repeatable).")
-@click.option("--games", type=int, help="Complete games to the target score.")
-@click.option("--hands", type=int, help="Independent hands (each dealt at score 0).")
+@seats_and_size("simple,simple", "simple,random(knock_probability=0.3)")
 @seed_option("Seed: the same seed gives the same games.")
 @workers_option()
 @click.option("--out", "out", type=click.Path(file_okay=False), help="Run folder for parquet output (runs/NAME).")

@@ -11,6 +11,9 @@ the core ``oklasim`` never imports them. Importing this package registers
   learning seat, the others played by an oklasim strategy in numba.
 * ``VectorGin(num_envs, rules, opponent=...)``: the same, N games per numba
   call, a ``gymnasium.vector.VectorEnv``.
+* ``dataset``: every decision of a simulated run, observation, mask and
+  action as these envs encode them, to parquet (``oklasim dataset``); it
+  needs neither gymnasium nor pettingzoo.
 
 Common arguments: ``rules`` (a ``Rules``, a preset name or a TOML path),
 ``players`` (2-4), ``episode`` ("hand": one hand dealt as

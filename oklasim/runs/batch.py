@@ -60,7 +60,7 @@ MAX_COUNT = 10**10
 MAX_IN_MEMORY_HANDS = 10_000_000
 # Shards submitted at once: enough to keep ~1,000 workers busy, few enough to keep the driver's memory flat.
 MAX_IN_FLIGHT = 1024
-WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see _play)
+WAKE_SECONDS = 0.25  # how often the driver wakes while it waits for shards (see play_shards)
 
 
 def default_shard_size(mode: str, count: int) -> int:
@@ -351,7 +351,7 @@ def run(
     try:
         target = str(out) if out is not None else None
         todo = (shard for shard in range(spec.n_shards) if shard not in done)  # lazily: the plan may be huge
-        for shard, (hands, shard_frames, peak) in _play(backend.executor, spec, todo, target):
+        for shard, (hands, shard_frames, peak) in play_shards(backend.executor, spec, todo, target):
             hands_written += hands
             frames[shard] = shard_frames
             peak_mb = max(peak_mb, peak)
@@ -382,14 +382,16 @@ def run(
     )
 
 
-def _play(executor: Executor, spec: RunSpec, todo, target: str | None):
-    """Yield (shard, its result) as shards finish, keeping at most MAX_IN_FLIGHT submitted (in-process: one, so
-    each shard counts as done, for the progress bar and the manifest, as soon as it is played)."""
+def play_shards(executor: Executor, spec: RunSpec, todo, target: str | None, player=None):
+    """Yield (shard, ``player(spec, shard, target)``) as shards finish (``play_shard`` unless told), keeping at most
+    MAX_IN_FLIGHT submitted (in-process: one, so each shard counts as done, for the progress bar and the manifest,
+    as soon as it is played)."""
+    player = player or play_shard
     in_flight = 1 if isinstance(executor, SerialExecutor) else MAX_IN_FLIGHT
     pending: dict[Future, int] = {}
     while True:
         for shard in todo:
-            pending[executor.submit(play_shard, spec, shard, target)] = shard
+            pending[executor.submit(player, spec, shard, target)] = shard
             if len(pending) >= in_flight:
                 break
         if not pending:

@@ -149,13 +149,15 @@ class GameBoard:
         return fresh
 
     def result(self) -> dict:
-        """The game's scores, totals with the bonuses, and winner (None: no winner), once it is over."""
+        """The game's scores, totals with the bonuses, hands won (boxes) and winner (None: no winner), once it is
+        over."""
         if not self.over:
             raise OklasimError("the game is not over")
         seats = range(self.players)
         winner = int(self.game_record[L.G_WINNER])
         return {"scores": [int(self.game_record[L.G_SCORES + s]) for s in seats],
                 "totals": [int(self.game_record[L.G_TOTALS + s]) for s in seats],
+                "boxes": [int(self.game_record[L.G_BOXES + s]) for s in seats],
                 "winner": None if winner < 0 else winner}
 
     # -- the game loop of ``engine_nb.play_hands_nb``, a step at a time ---------------------------------------

@@ -58,21 +58,27 @@ COLOURS = {
 
 
 def check(experiment: Experiment) -> None:
-    source = experiment.source
     if experiment.mode != "hands":
-        raise OklasimError(f"{source}: tournament plays paired independent hands: use hands = N")
+        raise OklasimError(f"{experiment.source}: tournament plays paired independent hands: use hands = N")
+    check_entrants(experiment)
+
+
+def check_entrants(experiment: Experiment, options: tuple[str, ...] = ()) -> None:
+    """The round robin's entrants and its ``deals`` option (and ``options`` of a study built on it)."""
+    source = experiment.source
     if experiment.base_rules().players != 2:
-        raise OklasimError(f"{source}: tournament compares two-player strategies")
+        raise OklasimError(f"{source}: {experiment.kind} compares two-player strategies")
     names = list(experiment.strategies)
     if len(set(names)) < 2:
         raise OklasimError(f"{source}: a tournament needs at least two different strategies in [study] strategies")
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise OklasimError(f"{source}: strategies listed twice: {', '.join(repeated)}")
-    unknown = sorted(set(experiment.options) - {"deals"})
+    unknown = sorted(set(experiment.options) - {"deals", *options})
     if unknown:
-        raise OklasimError(f"{source}: tournament takes one option, deals (fewer deals for slow entrants); "
-                           f"not {', '.join(unknown)}")
+        known = ("deals (fewer deals for slow entrants)", *options)
+        taken = f"one option, {known[0]}" if len(known) == 1 else f"the options {', '.join(known)}"
+        raise OklasimError(f"{source}: {experiment.kind} takes {taken}; not {', '.join(unknown)}")
     caps = experiment.options.get("deals", {})
     if not isinstance(caps, dict):
         raise OklasimError(f"{source}: [options] deals is a table of strategy = deals per pairing, "
@@ -106,9 +112,9 @@ def deals(experiment: Experiment, a: str, b: str) -> int:
 
 
 def seatings(experiment: Experiment, a: str, b: str) -> tuple[RunSpec, RunSpec]:
-    """The two runs ``match`` plays for A against B (A in seat 0, then in seat 1)."""
+    """The two runs ``match`` plays for A against B (A in seat 0, then in seat 1): independent hands, or games."""
     rules = experiment.base_rules()
-    return tuple(RunSpec.create(rules, seats, hands=deals(experiment, a, b), seed=experiment.seed)
+    return tuple(RunSpec.create(rules, seats, **{experiment.mode: deals(experiment, a, b)}, seed=experiment.seed)
                  for seats in ([a, b], [b, a]))
 
 
@@ -130,8 +136,8 @@ def run(experiment: Experiment, run_dir: Path, workers: int | None) -> None:
         canonical |= spelled
         path = folder / f"{key}.json"
         if not path.is_file():  # a finished match with the same key is reused as is
-            result = match(a, b, experiment.base_rules(), hands=deals(experiment, a, b), seed=experiment.seed,
-                           workers=workers, progress=False)
+            result = match(a, b, experiment.base_rules(), **{experiment.mode: deals(experiment, a, b)},
+                           seed=experiment.seed, workers=workers, progress=False)
             record = {"key": key, "a": a, "b": b, "kernels": SOURCE_HASH, "result": result.as_dict()}
             storage.atomic_write_bytes(path, json.dumps(record, indent=1).encode())
         entries.append({"a": a, "b": b, "file": f"{MATCH_DIR}/{key}.json"})

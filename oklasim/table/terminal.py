@@ -19,6 +19,7 @@ import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,18 +27,27 @@ from oklasim._kernels import layout as L
 from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
 from oklasim.errors import OklasimError, read_text
 from oklasim.game import melds
-from oklasim.game.cards import card_value, cards_of, format_card, format_hand, parse_card
+from oklasim.game.cards import cards_of, format_card, format_hand, parse_card
 from oklasim.game.rules import Rules
 from oklasim.sim.board import Event, IllegalMove, pile_of
 from oklasim.sim.engine import illegal_reason
 from oklasim.strategies.registry import resolve
+from oklasim.table import levels
+from oklasim.table.coach import Coach
 from oklasim.table.referee import BotSeat, Table
+from oklasim.table.showdown import bracketed, game_end, game_lines, hand_end, hand_lines, sorted_hand
+
+if TYPE_CHECKING:
+    from oklasim.advise.brief import Brief
 
 SAVE_FORMAT = 2  # 2: the moves of the step machine's decisions ('n' passes the upcard, 'p' takes the pile)
 HELP = """moves: at the upcard offer 't' (take) or 'n' (no, pass); at a draw 'p' (pile) or 's' (stock);
 after the draw a card to discard ('Kd'); when a knock is offered 'knock Kd' knocks (or goes gin) discarding it,
 'big gin' lays all 11 cards; at the wall 'knock Kd' takes the last discard to knock, 'n' lets the hand be void.
-any time: 'hand' shows the table again, 'help' this text, 'quit' stops (the game is saved with --save)."""
+any time: 'hand' shows the table again, 'why' the coach's numbers (with --coach), 'help' this text, 'quit' stops
+(the game is saved with --save).
+between hands: Enter deals the next hand."""
+NEXT_HAND = "press Enter for the next hand > "
 YES_NO = {"t": 1, "take": 1, "n": 0, "no": 0, "pass": 0}
 PILE_STOCK = {"p": 1, "pile": 1, "s": 0, "stock": 0}
 
@@ -48,13 +58,8 @@ class Quit(Exception):
 
 def arranged(hand: int) -> str:
     """The hand sorted into melds (best arrangement) then its deadwood cards: '[2h 3h 4h] [7s 7d 7h] Jc 5d  deadwood 15'."""
-    best = melds.optimal_arrangements(hand)[0]
-    loose = hand
-    for meld in best:
-        loose &= ~meld
-    groups = [f"[{format_hand(m)}]" for m in best]
-    rest = sorted(cards_of(loose), key=lambda c: (-card_value(c), c))
-    return " ".join(groups + [format_card(c) for c in rest]) + f"   deadwood {sum(map(card_value, rest))}"
+    shown = sorted_hand(hand)
+    return " ".join(bracketed(shown["melds"]) + shown["loose"]) + f"   deadwood {shown['deadwood']}"
 
 
 def deadwood(hand: int) -> int:
@@ -71,7 +76,7 @@ class PersonSeat:
     """The person's seat (seat 0): what the board's row shows, told as text; decisions read from typed moves."""
 
     def __init__(self, rules: Rules, names: list[str], ask: Callable[[str], str], say: Callable[[str], None],
-                 saved: list[str] = (), coach: Callable[[np.ndarray, list[Event]], list[str]] | None = None,
+                 saved: list[str] = (), coach: Callable[[np.ndarray, list[Event]], Brief] | None = None,
                  on_move: Callable[[list[str]], None] | None = None, new_hand: Callable[[], None] | None = None):
         self.rules = rules
         self.names = names  # per seat; names[0] is "you"
@@ -81,6 +86,7 @@ class PersonSeat:
         self.moves: list[str] = []  # every move the referee took so far (a refused one is dropped)
         self.from_save = False  # the move being read came from the save: a refusal means the save is damaged
         self.coach = coach
+        self.brief: Brief | None = None  # the coach's word on the decision asked ('why' shows its numbers)
         self.on_move = on_move
         self.new_hand = new_hand
         self.seat = 0
@@ -119,8 +125,11 @@ class PersonSeat:
 
     def tell(self, e: Event) -> None:
         self.seen = [] if e.name == "deal" else self.seen + [e]
-        if e.name == "deal" and self.new_hand is not None and not self.replaying:
-            self.new_hand()
+        if e.name == "deal" and not self.replaying:
+            if e.hand > 0:  # waited for at the next deal: the game's last hand goes straight on to its end
+                self.next_hand()
+            if self.new_hand is not None:
+                self.new_hand()
         card = format_card(e.a) if 0 <= e.a < 52 else ""
         if e.name == "upcard":
             limit = "gin only" if e.b == 0 else f"knock limit {e.b}"
@@ -149,27 +158,32 @@ class PersonSeat:
                    else "nobody knocked before the stock came down to its last two cards")
             self.say(f"the hand is void: {why}")
 
-    def hand_over(self, record: np.ndarray, hands: list[int]) -> None:
-        for seat, hand in enumerate(hands):
-            owner = "your hand" if seat == self.seat else f"{self.names[seat]}'s hand"
-            self.say(f"{owner}: {arranged(hand)}")
+    def hand_over(self, record: np.ndarray, hands: list[int]) -> dict:
+        """Every hand shown sorted into melds, the layoffs, how the points were counted and the score; returns
+        those facts (``showdown.hand_end``)."""
         for seat in range(self.rules.players):
             self.scores[seat] += int(record[L.H_SEAT_POINTS + seat])
-        winner = int(record[L.H_WINNER])
-        if winner < 0:
-            outcome = "a tie" if record[L.H_OUTCOME] == L.OUT_TIE else "void"
-            summary = f"the hand is {outcome}: nobody scores"
-        else:
-            summary = f"{L.OUTCOME_NAMES[record[L.H_OUTCOME]]}: " + self.who(winner, "score", "scores") + \
-                f" {record[L.H_POINTS]}"
-        scores = ", ".join(f"{self.names[s]} {self.scores[s]}" for s in range(self.rules.players))
-        self.say(f"{summary}; score {scores}")
+        facts = hand_end(self.rules, self.names, record, hands, self.seen, self.scores)
+        for line in hand_lines(facts):
+            self.say(line)
+        return facts
 
-    def game_over(self, result: dict) -> None:
-        winner = result["winner"]
-        won = "nobody wins" if winner is None else "you win" if winner == self.seat else f"{self.names[winner]} wins"
-        totals = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(result["totals"]))
-        self.say(f"\n*** game over: {won}; totals {totals} ***")
+    def next_hand(self) -> None:
+        """Between hands the person reads the showdown, then presses Enter: the game is saved first (a 'quit' here
+        loses nothing), and keys typed while the hand ended are dropped rather than taken for the Enter."""
+        if self.on_move is not None:
+            self.on_move(self.moves)
+        if self.new_hand is not None:
+            self.new_hand()
+        if self.ask_raw(NEXT_HAND).strip().lower() == "quit":
+            raise Quit
+
+    def game_over(self, result: dict) -> dict:
+        """The totals with the box and game bonuses, explained; returns those facts (``showdown.game_end``)."""
+        facts = game_end(self.rules, self.names, result)
+        for line in ["", *game_lines(facts)]:  # apart from the hand's end
+            self.say(line)
+        return facts
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -179,6 +193,7 @@ class PersonSeat:
             card, self.discard_next = self.discard_next, None
             return card
         self.show()
+        self.speak(kind, view)
         if kind == L.D_TAKE_UPCARD:
             return self.choose(f"take the upcard {format_card(view[L.V_UPCARD])}? [t]ake / [n]o > ", YES_NO)
         if kind == L.D_DRAW:
@@ -203,9 +218,6 @@ class PersonSeat:
             self.say(f"the wall: two stock cards left; you may take {top} only to knock with it: discarding {options}")
         else:
             self.say(f"you may knock: discarding {options}")
-            if self.coach is not None and not self.replaying:
-                for line in self.coach(view, self.seen):
-                    self.say("  coach | " + line)
         prompt = "'knock CARD', or [n]o (the hand is void) > " if last_chance else "discard a card, or 'knock CARD' > "
         while True:
             words = self.read(prompt).split()
@@ -262,6 +274,24 @@ class PersonSeat:
             self.say(f"  {k + 1}: {' '.join('[' + format_hand(int(m)) + ']' for m in row if m)}")
         return self.choose(f"1-{count} > ", {str(k): k - 1 for k in range(1, count + 1)})
 
+    # -- the coach ------------------------------------------------------------------------
+
+    def speak(self, kind: int, view: np.ndarray) -> None:
+        """The coach's one sentence on the decision asked (none on the melds to lay); 'why' shows its numbers."""
+        self.brief = None
+        if self.coach is None or self.replaying or kind == L.D_ARRANGE:
+            return
+        self.brief = self.coach(view, self.seen)
+        self.say("coach | " + self.brief.sentence)
+
+    def explain(self) -> None:
+        """'why': the numbers behind the coach's sentence."""
+        if self.brief is None:
+            self.say("  the coach has nothing to say here" + ("" if self.coach else " (play with --coach)"))
+            return
+        for line in self.brief.details or [self.brief.sentence]:
+            self.say("  " + line)
+
     # -- reading moves --------------------------------------------------------------------
 
     @property
@@ -297,6 +327,8 @@ class PersonSeat:
                 self.say(HELP)
             elif command == "hand":
                 self.show()
+            elif command == "why":
+                self.explain()
             elif command == "quit":
                 raise Quit
             elif text:
@@ -311,29 +343,6 @@ class PersonSeat:
 
 
 # -- a whole game ---------------------------------------------------------------------------
-
-
-def coach_lines(view: np.ndarray, seen: list[Event], opponent: str, rules: Rules) -> list[str]:
-    """The ``oklasim advise`` table for the person's decision, the hand's whole history given (a short time budget;
-    two players). At the first offer of the upcard nothing has happened yet: the deal alone is told (the person,
-    offered first, is not the dealer)."""
-    from oklasim.advise import advise
-    from oklasim.advise.history import history_text
-
-    if rules.players != 2:
-        return ["(no advice here: the advisor weighs two-player hands)"]
-    me, other = int(view[L.V_SEAT]), 1 - int(view[L.V_SEAT])
-    history = history_text(seen, me)
-    told = {"history": history} if history else {"pile": format_card(view[L.V_UPCARD]), "dealer": "opponent"}
-    try:
-        advice = advise(
-            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]), **told,
-            scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])), rules=rules, opponent=opponent,
-            max_seconds=3.0, seed=1,
-        )
-    except ValueError as exc:
-        return [f"(no advice here: {exc})"]
-    return advice.lines()
 
 
 def write_save(path: Path, record: dict) -> None:
@@ -426,7 +435,7 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
         record = load_save(Path(resume))
         if record.get("finished"):
             raise OklasimError(f"the game saved in {resume} is over; start a new one")
-        if against is not None and against != record["against"]:
+        if against is not None and levels.opponent(against)[0] != record["against"]:
             raise OklasimError(f"the game saved in {resume} is against {record['against']}, not {against}: "
                                "leave out --against to resume it")
         if seed is not None and seed != record["seed"]:
@@ -437,7 +446,7 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
         coach = coach or record["coach"]
         save = save or resume
     rules = rules or Rules()
-    against = against or "simple"
+    against, shown = levels.opponent(against or "simple")  # a level is saved as the strategy it stands for
     seed = secrets.randbelow(2**31) if seed is None else seed
     strategy = resolve(against)
     save_path = Path(save) if save else None
@@ -457,9 +466,9 @@ def play(rules: Rules | None = None, against: str | None = None, seed: int | Non
         on_move(saved)  # written now: a save that cannot be written is said before the first move, not at it
     except OSError as exc:
         raise OklasimError(f"cannot save to {save_path}: {exc.strerror or exc}") from None
-    names = seat_names(rules, strategy.name)
+    names = seat_names(rules, strategy.name if shown == against else shown)
     person = PersonSeat(rules, names, ask, say, saved, on_move=on_move,
-                        coach=(lambda view, seen: coach_lines(view, seen, against, rules)) if coach else None,
+                        coach=Coach(against, rules) if coach else None,
                         new_hand=discard_typeahead if ask is input else None)
     table = Table(rules, [person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
     if saved:

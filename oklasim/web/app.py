@@ -115,8 +115,10 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
 
     async def play_page(request):
         saved, skipped = await run_in_threadpool(games.saved)
+        from oklasim.table.levels import levels
+
         return page(request, "play_new.html", presets=_presets(), strategies=await run_in_threadpool(_strategies),
-                    saved=saved, skipped=skipped)
+                    levels=levels(), saved=saved, skipped=skipped)
 
     def in_game(game_id: str, action):
         """``action(session)`` with the game's lock held; run in a worker thread, never on the event loop."""
@@ -191,13 +193,13 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         return JSONResponse(await in_game(request.path_params["game"], play))
 
     async def api_coach(request):
-        from oklasim.web.advise import ADVISOR
+        from oklasim.web.advise import ADVISOR, finite
 
         def coach():
             with games.open(request.path_params["game"]) as session:
                 question = session.coach_question()
             with ADVISOR:  # beside the game: its moves and pages go on while the advisor samples
-                return {"lines": question.lines(), "assumes": question.against, "moves": question.moves}
+                return {**finite(question.brief()), "assumes": question.against, "moves": question.moves}
 
         return JSONResponse(await run_in_threadpool(coach))
 

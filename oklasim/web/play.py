@@ -29,18 +29,20 @@ from oklasim._kernels import layout as L
 from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
 from oklasim.errors import OklasimError
 from oklasim.game import melds
-from oklasim.game.cards import card_value, cards_of, format_card
+from oklasim.game.cards import cards_of, format_card
 from oklasim.game.rules import PRESETS, Rules
-from oklasim.sim.board import IllegalMove, pile_of
+from oklasim.sim.board import Event, IllegalMove, pile_of
 from oklasim.sim.engine import DECISION_NAMES, illegal_reason
 from oklasim.strategies.registry import resolve
+from oklasim.table import levels
+from oklasim.table.coach import coach_brief
 from oklasim.table.referee import BotSeat, Table
+from oklasim.table.showdown import sorted_hand
 from oklasim.table.terminal import (
     PILE_STOCK,
     SAVE_FORMAT,
     YES_NO,
     PersonSeat,
-    coach_lines,
     known_holdings,
     load_save,
     rules_label,
@@ -54,17 +56,29 @@ MAX_SESSIONS = 64  # games kept in memory; older ones are reloaded from their sa
 MAX_SEED = 2**31 - 1
 MAX_LOG = 400  # lines of the table's story kept for the page
 DECISION_KINDS = ("take_upcard", "draw", "knock", "discard", "arrange")  # layout.D_*, as the page names them
+TURN_STARTS = {"pass": "passed the upcard", "take_upcard": "took the upcard {}", "draw_stock": "drew from the stock",
+               "draw_pile": "took {} from the pile"}  # a seat's turn, as the page tells a bot's
+TURN_ENDS = {"discard": "threw {}", "knock": "went down, throwing {}"}
 
 
-def layout(hand: int) -> dict:
-    """A hand sorted into its best melds and its deadwood cards (highest first), as the page shows it."""
-    best = melds.optimal_arrangements(hand)[0] if hand else ()
-    loose = hand
-    for meld in best:
-        loose &= ~meld
-    rest = sorted(cards_of(loose), key=lambda c: (-card_value(c), c))
-    return {"melds": [[format_card(c) for c in cards_of(m)] for m in best], "loose": [format_card(c) for c in rest],
-            "deadwood": sum(map(card_value, rest))}
+def bot_turns(events: list[Event], names: list[str]) -> list[dict]:
+    """The bots' turns since the person's last move this hand: 'greedy drew from the stock and threw 7h', with the
+    card each took from the pile and the one it threw (the page marks them on the table)."""
+    turns: list[dict] = []
+    for e in events:
+        if e.name not in TURN_STARTS and e.name not in TURN_ENDS:
+            continue
+        card = format_card(e.a) if 0 <= e.a < 52 else None  # none: a stock card it drew, or a big gin's knock
+        if e.seat == 0:
+            turns = []
+        elif e.name in TURN_STARTS:
+            took = card if e.name in ("take_upcard", "draw_pile") else None
+            turns.append({"name": names[e.seat], "did": [TURN_STARTS[e.name].format(card)], "took": took,
+                          "threw": None})
+        elif turns:
+            turns[-1]["did"].append(TURN_ENDS[e.name].format(card) if card else "went down with big gin")
+            turns[-1]["threw"] = card
+    return [{"text": f"{t['name']} {' and '.join(t['did'])}", "took": t["took"], "threw": t["threw"]} for t in turns]
 
 
 class WebSeat(PersonSeat):
@@ -73,21 +87,34 @@ class WebSeat(PersonSeat):
 
     def __init__(self, rules: Rules, names: list[str]):
         self.story: list[str] = []
+        self.told = 0  # lines of the story told so far, those dropped from it included
         self.showdowns: list[dict] = []
+        self.ending: dict | None = None  # the game's end (``showdown.game_end``), once it is over
         super().__init__(rules, names, ask=self._no_prompt, say=self._keep)
 
     def _keep(self, text: str) -> None:
-        self.story += [line for line in text.strip("\n").splitlines()]
+        lines = text.strip("\n").splitlines()
+        self.story += lines
+        self.told += len(lines)
         del self.story[:-MAX_LOG]
 
     @staticmethod
     def _no_prompt(prompt: str) -> str:
         raise OklasimError("the web table takes moves, it does not prompt")  # a bug: Session never calls decide
 
-    def hand_over(self, record: np.ndarray, hands: list[int]) -> None:
-        super().hand_over(record, hands)
-        self.showdowns.append({"hand": int(record[L.H_HAND]) + 1, "summary": self.story[-1],
-                               "hands": [{"name": self.names[s], **layout(h)} for s, h in enumerate(hands)]})
+    def hand_over(self, record: np.ndarray, hands: list[int]) -> dict:
+        """The hand's end kept whole, with the number of moves it came after (``self.moves`` is the session's) and
+        of lines told by then: the page shows it, and the story up to it, until the person moves on."""
+        facts = super().hand_over(record, hands)
+        self.showdowns.append({**facts, "moves": len(self.moves), "told": self.told})
+        return facts
+
+    def game_over(self, result: dict) -> dict:
+        self.ending = super().game_over(result)
+        return self.ending
+
+    def next_hand(self) -> None:
+        pass  # the page waits for its own 'next hand' click
 
 
 class Session:
@@ -99,7 +126,7 @@ class Session:
         strategy = resolve(against)
         self.person = WebSeat(rules, seat_names(rules, strategy.name))
         self.table = Table(rules, [self.person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
-        self.moves: list[str] = []
+        self.moves = self.person.moves  # one list: the seat counts the moves each showdown came after
         self.asked: tuple[int, int] | None = None
         self.result: dict | None = None
         self.lock = lock or threading.Lock()  # one request at a time per game (``Games.open``)
@@ -204,12 +231,14 @@ class Session:
             "rules": rules_label(self.rules), "target": self.rules.target_score,
             "hand_number": int(v[L.V_HAND_NUMBER]) + 1, "upcard": _card(v[L.V_UPCARD]),
             "knock_limit": int(v[L.V_KNOCK_LIMIT]), "stock": int(v[L.V_STOCK_LEFT]), "pile": pile,
-            "scores": [int(v[L.V_SCORES + s]) for s in range(players)],
+            "scores": self.result["scores"] if self.result else [int(v[L.V_SCORES + s]) for s in range(players)],
             "holdings": {self.person.names[s]: [format_card(c) for c in cards_of(known_holdings(v, s))]
                          for s in range(1, players) if known_holdings(v, s)},
-            "hand": layout(hand), "cards": [format_card(c) for c in cards_of(hand)],
-            "story": self.person.story[-60:], "showdowns": self.person.showdowns, "moves": len(self.moves),
-            "over": self.asked is None, "result": self.result, "decision": None,
+            "hand": sorted_hand(hand), "cards": [format_card(c) for c in cards_of(hand)],
+            "story": self.person.story[-60:], "told": self.person.told, "showdowns": self.person.showdowns,
+            "moves": len(self.moves),
+            "bots": bot_turns(self.person.seen, self.person.names), "over": self.asked is None,
+            "result": self.result, "ending": self.person.ending, "decision": None,
         }
         if self.asked is not None:
             out["decision"] = self._decision(self.asked[1], v)
@@ -257,9 +286,9 @@ class CoachQuestion:
     rules: Rules
     moves: int
 
-    def lines(self) -> list[str]:
-        """The advisor's table for the decision, with the hand's real history (``oklasim play --coach``)."""
-        return coach_lines(self.view, self.seen, self.against, self.rules)
+    def brief(self) -> dict:
+        """The coach's word on the decision, with the hand's real history (``oklasim play --coach``), for the page."""
+        return coach_brief(self.view, self.seen, self.against, self.rules).to_dict()
 
 
 def _card(card) -> str | None:
@@ -287,7 +316,8 @@ class Games:
         seed = secrets.randbelow(MAX_SEED) if seed in (None, "") else bounded_int(seed, "seed", 0, MAX_SEED)
         self.folder.mkdir(parents=True, exist_ok=True)
         game_id = secrets.token_hex(16)
-        session = Session(game_id, rules, str(against or "simple"), seed, self._path(game_id),
+        strategy = levels.opponent(str(against or "simple"))[0]  # a level is kept as the strategy it stands for
+        session = Session(game_id, rules, strategy, seed, self._path(game_id),
                           lock=self._lock_of(game_id))
         session.save()
         return self._keep(session)
