@@ -18,10 +18,13 @@ from pathlib import Path
 import pytest
 from processes import answers, descendants, free_port, session_pids, wait_for
 
+from oklasim.table import levels
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = os.environ.get("OKLASIM_SCREENSHOTS")  # where the screenshots are kept beyond the test (docs/web)
 POSITION = ["2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "9c", ["8d", "4s"]]  # hand, upcard, the pile after it
 DESKTOP, PHONE = 1280, 390  # page widths, px
+LEVEL_AT = {DESKTOP: "beginner", PHONE: "club"}  # two levels: each width plays a whole game against one
 
 pytestmark = [
     pytest.mark.slow,
@@ -316,23 +319,23 @@ def typed_into_a_field_plays_nothing(driver) -> None:
     assert re.fullmatch(r"you take \S+ from the pile", mine[-1]), mine
 
 
-def bot_throw_marked(driver) -> bool:
+def bot_throw_marked(driver, opponent: str) -> bool:
     """Whether the bot's latest move is told beside the pile with a throw, its card marked on the pile."""
-    told = re.search(r"simple .*threw (\S+)$", driver.find_element(By.ID, "bot-moves").text)
+    told = re.search(rf"{re.escape(opponent)} .*threw (\S+)$", driver.find_element(By.ID, "bot-moves").text)
     if told:
         marked = driver.find_elements(By.CSS_SELECTOR, "#pile .card.bot-threw")
         assert [card.get_attribute("data-card") for card in marked] == [told.group(1)]
     return bool(told)
 
 
-def read_hand_end(driver) -> str:
-    """The end of a hand, shown on top with the next deal hidden: every hand in melds, deadwood before and after
-    the layoffs, the points and the score; returns its text."""
+def read_hand_end(driver, opponent: str) -> str:
+    """The end of a hand, shown on top with the next deal hidden: every hand in melds (the ``opponent``'s too),
+    deadwood before and after the layoffs, the points and the score; returns its text."""
     panel = driver.find_element(By.ID, "hand-end")
     text = panel.text
     assert not driver.find_element(By.ID, "live").is_displayed()
     assert panel.rect["y"] < driver.execute_script("return window.innerHeight")  # on top, not below the fold
-    assert "score you " in text and re.search(r"you: .*deadwood \d+", text) and "simple: " in text, text
+    assert "score you " in text and re.search(r"you: .*deadwood \d+", text) and f"{opponent}: " in text, text
     if "void" not in text:
         assert panel.find_elements(By.CSS_SELECTOR, ".meld .card") and "points: " in text, text
         assert re.search(r"deadwood \d+ before layoffs, \d+ after", text), text
@@ -354,20 +357,45 @@ def same_in_a_second_tab(driver, width: int, shown: list[str]) -> None:
     driver.switch_to.window(first)
 
 
+def coach_agrees_with_the_advisor(driver, level: str) -> None:
+    """The coach's sentence at the game's first decision is the advisor's own numbers, read by the one builder of
+    the coach's words: the same advice as ``advise`` with what the seat knows, for the strategy the level plays."""
+    from oklasim.advise import advise
+    from oklasim.advise.brief import brief
+    from oklasim.table import coach
+
+    state = driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                        "OK.api('GET', '/api/play/' + location.pathname.split('/').pop()).then(done)")
+    strategy = levels.opponent(level)[0]
+    assert state["against"] == strategy and state["decision"]["kind"] == "take_upcard"
+    driver.find_element(By.ID, "coach-go").click()
+    sentence = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#coach p.coach-sentence"), 300)[0].text
+    advice = advise(" ".join(state["cards"]), upcard=state["upcard"], pile=state["upcard"], dealer="opponent",
+                    scores=(0, 0), opponent=strategy, max_samples=coach.COACH_SAMPLES,
+                    win_precision=coach.COACH_WIN_PRECISION, max_seconds=coach.COACH_SECONDS, seed=1)
+    assert advice.stop_reason != "time" and brief(advice).sentence == sentence
+    best = next(c for c in advice.to_dict()["candidates"] if c["status"] in ("recommended", "leading"))
+    assert f"{round(100 * best['win_chance']['mean'])}%" in sentence and "to win the game" in sentence, (sentence, best)
+
+
 def test_a_whole_game_by_keys_with_each_hands_end(server, any_width, tmp_path):
     url, _ = server
     driver, width = any_width, any_width.execute_script("return window.innerWidth")
     assert width in (DESKTOP, PHONE)
     driver.get(url + "/play")
     driver.find_element(By.ID, "g-seed").send_keys("3")
+    driver.find_element(By.ID, "g-against").clear()
+    driver.find_element(By.ID, "g-against").send_keys(LEVEL_AT[width])
     driver.find_element(By.ID, "new-game-go").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#game[data-moves]"))
     assert re.search(r"/play/[0-9a-f]{32}$", driver.current_url)
+    coach_agrees_with_the_advisor(driver, LEVEL_AT[width])
+    opponent = levels.opponent(LEVEL_AT[width])[0]
     used, ends, laid_off, bot_marked = set(), 0, False, False
     while not driver.find_elements(By.CSS_SELECTOR, "#hand-end .result"):  # the game's end
         assert no_sideways_scroll(driver)
         if driver.find_element(By.ID, "hand-end").is_displayed():
-            laid_off |= "laid off" in read_hand_end(driver)
+            laid_off |= "laid off" in read_hand_end(driver, opponent)
             if not ends:
                 same_in_a_second_tab(driver, width, ["hand-end", "table-line"])
                 screenshot(driver, tmp_path, f"hand-end-{width}")
@@ -378,7 +406,7 @@ def test_a_whole_game_by_keys_with_each_hands_end(server, any_width, tmp_path):
                 driver.find_element(By.ID, "next-hand").click()
             wait(driver, lambda d: d.find_element(By.ID, "live").is_displayed())
             continue
-        bot_marked = bot_marked or bot_throw_marked(driver)
+        bot_marked = bot_marked or bot_throw_marked(driver, opponent)
         if "s" in [b.get_attribute("data-move") for b in driver.find_elements(By.CSS_SELECTOR, "#decision button")] \
                 and "p" not in used:
             same_in_a_second_tab(driver, width, ["hand", "pile", "table-line", "bot-moves"])
@@ -386,7 +414,7 @@ def test_a_whole_game_by_keys_with_each_hands_end(server, any_width, tmp_path):
             used.add("p")
             continue
         press(driver, key_move(driver, used))
-    read_hand_end(driver)
+    read_hand_end(driver, opponent)
     assert ends >= 2 and laid_off and bot_marked and used >= {"t", "n", "p", "s", "card", "knock"}, \
         (ends, laid_off, bot_marked, used)
     verdict = driver.find_element(By.CSS_SELECTOR, "#hand-end .result").text
