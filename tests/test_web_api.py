@@ -323,9 +323,9 @@ def test_a_damaged_save_is_a_clear_error(client, folders):
 def test_the_coach_advises_with_the_hands_history(client, monkeypatch):
     """The coach's sentence, the card it points at (one of the hand, or the upcard to take), the numbers, and the
     advice whole for tools."""
-    from oklasim.table import terminal
+    from oklasim.table import coach as table_coach
 
-    monkeypatch.setattr(terminal, "COACH_SAMPLES", 300)  # the answer's shape is tested here, not the advice
+    monkeypatch.setattr(table_coach, "COACH_SAMPLES", 300)  # the answer's shape is tested here, not the advice
     state = client.post("/api/play", json={"against": "simple", "seed": 4}).json()
     coach = client.post(f"/api/play/{state['id']}/coach", json={})
     assert coach.status_code == 200, coach.text

@@ -11,6 +11,7 @@ from test_web_api import TOKEN, refused, send, simple_move
 from web_server import serving
 
 import oklasim.web.play as web_play
+from oklasim.table import coach as table_coach
 from oklasim.advise.brief import Brief
 from oklasim.web.app import Config, create_app
 from oklasim.web.safety import MAX_DEPTH, TOKEN_HEADER
@@ -53,7 +54,7 @@ def test_the_coach_runs_beside_the_game_and_holds_up_no_page(app, monkeypatch):
         assert release.wait(60)
         return Brief("Discard Kd: about +3 points this hand.", "Kd", "discard")
 
-    monkeypatch.setattr(web_play, "coach_brief", slow_coach)
+    monkeypatch.setattr(table_coach, "coach_brief", slow_coach)
     with serving(app) as url, httpx.Client(base_url=url, headers={TOKEN_HEADER: TOKEN}, timeout=10) as http:
         state = http.post("/api/play", json={"against": "simple", "seed": 4}).json()
         coach = {}

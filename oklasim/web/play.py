@@ -35,7 +35,7 @@ from oklasim.sim.board import Event, IllegalMove, pile_of
 from oklasim.sim.engine import DECISION_NAMES, illegal_reason
 from oklasim.strategies.registry import resolve
 from oklasim.table import levels
-from oklasim.table.coach import coach_brief
+from oklasim.table.coach import Coach
 from oklasim.table.referee import BotSeat, Table
 from oklasim.table.showdown import sorted_hand
 from oklasim.table.terminal import (
@@ -123,6 +123,7 @@ class Session:
     def __init__(self, game_id: str, rules: Rules, against: str, seed: int, path: Path, coach: bool = True,
                  lock: threading.Lock | None = None):
         self.id, self.rules, self.against, self.seed, self.path, self.coach = game_id, rules, against, seed, path, coach
+        self.advisor = Coach(against, rules)  # keeps the hand's last advice: a dropped plan says what was seen since
         strategy = resolve(against)
         self.person = WebSeat(rules, seat_names(rules, strategy.name))
         self.table = Table(rules, [self.person] + [BotSeat(strategy) for _ in range(rules.players - 1)], seed)
@@ -266,7 +267,7 @@ class Session:
         """What the coach needs for the decision asked, copied: it is advised on outside the game's lock."""
         if self.asked is None or self.asked[1] == L.D_ARRANGE:
             raise Refused(409, "no decision of yours to advise on now")
-        return CoachQuestion(self.view.copy(), list(self.person.seen), self.against, self.rules, len(self.moves))
+        return CoachQuestion(self.view.copy(), list(self.person.seen), self.against, self.advisor, len(self.moves))
 
     # -- saving -------------------------------------------------------------------------------------
 
@@ -283,12 +284,12 @@ class CoachQuestion:
     view: np.ndarray
     seen: list
     against: str
-    rules: Rules
+    coach: Coach
     moves: int
 
     def brief(self) -> dict:
         """The coach's word on the decision, with the hand's real history (``oklasim play --coach``), for the page."""
-        return coach_brief(self.view, self.seen, self.against, self.rules).to_dict()
+        return self.coach(self.view, self.seen).to_dict()
 
 
 def _card(card) -> str | None:
