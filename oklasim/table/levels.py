@@ -27,8 +27,13 @@ class Level:
 
     @property
     def label(self) -> str:
-        """'club (greedy, rating +44 [-16, +103])'."""
-        return f"{self.name} ({self.strategy}, rating {self.rating:+.0f} [{self.low:+.0f}, {self.high:+.0f}])"
+        """'club (simple, rating -36 [-47, -26])'."""
+        return f"{self.name} ({self.strategy}, rating {self.shown})"
+
+    @property
+    def shown(self) -> str:
+        """The rating and its interval in whole Elo points: '-36 [-47, -26]' (no '-0')."""
+        return f"{round(self.rating):+d} [{round(self.low):+d}, {round(self.high):+d}]"
 
 
 @cache
