@@ -45,6 +45,23 @@ def test_same_results_on_a_local_dask_cluster(tmp_path):
     assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["backend"] == "dask local x2"
 
 
+@pytest.mark.slow
+def test_a_local_dask_run_beside_another_cluster_says_nothing_on_stderr(tmp_path):
+    """Two local clusters at once (two runs, two users): the second's scheduler finds the usual HTTP port taken and
+    takes another one, without a word on our stderr."""
+    import socket
+
+    with socket.socket() as taken:
+        try:
+            taken.bind(("127.0.0.1", 8787))
+        except OSError:
+            pass  # already held by someone else: the same situation
+        done = subprocess.run([sys.executable, "-m", "oklasim.cli", "simulate", "--strategies", "simple,greedy",
+                               "--games", "40", "--dask-local", "1", "--out", str(tmp_path / "run")],
+                              capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "Port" not in done.stderr, done.stderr
+
+
 def test_one_worker_plays_in_process_and_collects_shard_by_shard(tmp_path):
     backend = make_executor(spec(), workers=1)
     assert isinstance(backend.executor, SerialExecutor) and backend.name == "in-process"

@@ -8,6 +8,7 @@ import atexit
 import logging
 import multiprocessing
 import os
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, NamedTuple
@@ -101,6 +102,16 @@ class Backend(NamedTuple):
     name: str  # for the manifest
 
 
+def _local_cluster(cluster_class, workers: int):
+    """A local Dask cluster that says nothing on our stderr. The workers' own log lines (cancelled tasks on Ctrl-C,
+    say) would follow our one-line messages; a failure that matters reaches the driver as the task's exception. The
+    scheduler's HTTP server warns when another cluster holds its port (two runs at once) and takes another one."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        return cluster_class(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                             silence_logs=logging.CRITICAL, preload=["oklasim.runs._dask_worker"])
+
+
 def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
                   dask_local: int | None = None, executor: Executor | None = None) -> Backend:
     """The backend for ``workers`` local processes (1: this process), a Dask scheduler, a local Dask cluster, or
@@ -121,18 +132,7 @@ def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = No
             return Backend(client.get_executor(), client.close, client.close, f"dask {scheduler}")
         if dask_local < 1:
             raise OklasimError(f"--dask-local needs at least 1 worker, got {dask_local}")
-        cluster = lifetime.without_interrupts(
-            # The workers' own log lines (cancelled tasks on Ctrl-C, say) would follow our one-line messages;
-            # a failure that matters reaches the driver as the task's exception.
-            lambda: LocalCluster(
-                n_workers=dask_local,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-                preload=["oklasim.runs._dask_worker"],
-            )
-        )
+        cluster = lifetime.without_interrupts(lambda: _local_cluster(LocalCluster, dask_local))
         client = Client(cluster)
 
         def close() -> None:
