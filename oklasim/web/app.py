@@ -199,7 +199,7 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
             with games.open(request.path_params["game"]) as session:
                 question = session.coach_question()
             with ADVISOR:  # beside the game: its moves and pages go on while the advisor samples
-                return {**finite(question.brief()), "assumes": question.against, "moves": question.moves}
+                return {**finite(question.brief()), "assumes": question.coach.opponent, "moves": question.moves}
 
         return JSONResponse(await run_in_threadpool(coach))
 

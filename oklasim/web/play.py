@@ -267,7 +267,7 @@ class Session:
         """What the coach needs for the decision asked, copied: it is advised on outside the game's lock."""
         if self.asked is None or self.asked[1] == L.D_ARRANGE:
             raise Refused(409, "no decision of yours to advise on now")
-        return CoachQuestion(self.view.copy(), list(self.person.seen), self.against, self.advisor, len(self.moves))
+        return CoachQuestion(self.view.copy(), list(self.person.seen), self.advisor, len(self.moves))
 
     # -- saving -------------------------------------------------------------------------------------
 
@@ -283,8 +283,7 @@ class CoachQuestion:
 
     view: np.ndarray
     seen: list
-    against: str
-    coach: Coach
+    coach: Coach  # its opponent is the one the advice assumes
     moves: int
 
     def brief(self) -> dict:
