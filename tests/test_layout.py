@@ -7,7 +7,8 @@ from pathlib import Path
 import oklasim
 
 PACKAGE = Path(oklasim.__file__).parent
-LAYERS = ["_kernels", "game", "strategies", "sim", "runs", "analysis", "studies", "advise", "agent", "env", "table", "web", "cli"]
+LAYERS = ["_kernels", "game", "strategies", "sim", "runs", "analysis", "studies", "advise", "agent", "env", "table", "review", "web",
+          "cli"]
 # The package's face: the public API, the errors every layer raises, what a strategy file imports.
 FACE = {"__init__.py": len(LAYERS), "errors.py": -1, "strategy_api.py": LAYERS.index("strategies")}
 

@@ -280,12 +280,15 @@ def _fmt(e: Estimate | None, spec: str) -> str:
 CALIBRATION = "reports/advise_calibration"
 AS_PLAYED_CALIBRATION = f"{CALIBRATION}/previous_default"  # the worlds without a history, unchanged since
 CALIBRATED = (3, 0.003, 3)  # the window, slip and played draws calibrated: the defaults
+CALIBRATED_OPPONENTS = ("greedy", "defensive", "threshold:gin_only", "expert")  # the opponents it was measured with
 LATE_STOCK = 13
+# A knock's points off by up to this on average, with the history, early (False) and late (True) in the hand.
+HISTORY_KNOCK_BIAS = {False: 1.0, True: 1.3}
 HISTORY_BIAS = {
-    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to 1.0 on "
-           "average, its undercut risk by up to 2 pp",
-    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points off by up to 1.3 "
-          "on average, its undercut risk up to 6 pp too high with 7 or fewer",
+    False: f"measured bias of a knock with {LATE_STOCK + 1} or more stock cards left: its points off by up to "
+           f"{HISTORY_KNOCK_BIAS[False]} on average, its undercut risk by up to 2 pp",
+    True: f"measured bias of a knock late in the hand ({LATE_STOCK} or fewer stock cards): its points off by up to "
+          f"{HISTORY_KNOCK_BIAS[True]} on average, its undercut risk up to 6 pp too high with 7 or fewer",
 }
 AS_PLAYED_BIAS = {
     False: f"measured bias without a history with {LATE_STOCK + 1} or more stock cards left: a knock's points off by up "

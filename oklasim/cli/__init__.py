@@ -14,7 +14,8 @@ import sys
 import click
 
 from oklasim import __version__
-from oklasim.cli import advise, agent, compiling, dataset, game, matches, play, runs, serve, strategies, studies, tune
+from oklasim.cli import (advise, agent, compiling, dataset, game, matches, play, review, runs, serve, stats, strategies,
+                         studies, tune)
 from oklasim.cli.options import Interrupted
 from oklasim.errors import OklasimError
 from oklasim.runs import lifetime
@@ -101,6 +102,7 @@ for _command in (
     studies.run_command, studies.policy_command,
     strategies.strategies_command, compiling.compile_command, tune.tune_command, advise.advise_command,
     play.play_command, agent.agent_command, agent.openspiel_command, serve.serve_command, dataset.dataset_command,
+    review.review_command, stats.stats_command,
 ):
     main.add_command(_command)
 

@@ -64,8 +64,8 @@ from oklasim.runs import storage
 from oklasim.runs.backends import log, make_executor
 from oklasim.runs.batch import (
     RunSpec,
-    _manifest,
-    _progress_bar,
+    run_manifest,
+    progress_bar,
     play_shards,
     prepare_run_dir,
     stored_spec,
@@ -313,7 +313,7 @@ def prepare(spec: DatasetSpec, run_dir: Path, resume: bool, overwrite: bool) -> 
 
 def manifest(spec: DatasetSpec, done: int, status: str, seconds: float, hands: int, rows: int, backend: str,
              peak_mb: float = 0.0) -> dict[str, Any]:
-    data = _manifest(spec, done, status, seconds, hands, backend, peak_mb)
+    data = run_manifest(spec, done, status, seconds, hands, backend, peak_mb)
     data["rows_written"] = rows
     data["encoding"] = {"version": ENCODING_VERSION, "obs_size": OBS_SIZE, "n_actions": N_ACTIONS,
                         "obs": f"fixed_size_binary[{OBS_SIZE}]: int8 bytes of env_nb.encode_nb",
@@ -335,7 +335,7 @@ def write(spec: DatasetSpec, run_dir: str | Path, workers: int | None = 1, resum
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done)
     rows_written = sum(storage.shard_rows(out, DECISIONS, s, spec.run_id) or 0 for s in done)
     storage.write_manifest(out, manifest(spec, len(done), "running", 0.0, hands_written, rows_written, backend.name))
-    bar = _progress_bar(spec, done, progress)
+    bar = progress_bar(spec, done, progress)
     status, peak_mb = "interrupted", 0.0
     try:
         todo = (shard for shard in range(spec.n_shards) if shard not in done)

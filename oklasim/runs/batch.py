@@ -294,7 +294,7 @@ def check_same_code(manifest: dict[str, Any], run_dir: Path) -> None:
         )
 
 
-def _manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str, peak_mb=0.0):
+def run_manifest(spec: RunSpec, done: int, status: str, seconds: float, hands: int, executor_name: str, peak_mb=0.0):
     return {
         "spec": spec.to_json(),
         "version": __version__,
@@ -343,10 +343,10 @@ def run(
              backend.name, f", {len(done)} kept from before" if done else "")
     hands_written = sum(storage.shard_rows(out, "hands", s, spec.run_id) or 0 for s in done) if out else 0
     if out is not None:
-        storage.write_manifest(out, _manifest(spec, len(done), "running", 0.0, hands_written, backend.name))
+        storage.write_manifest(out, run_manifest(spec, len(done), "running", 0.0, hands_written, backend.name))
     frames: dict[int, tuple] = {}
     peak_mb = 0.0
-    bar = _progress_bar(spec, done, progress)
+    bar = progress_bar(spec, done, progress)
     status = "interrupted"
     try:
         target = str(out) if out is not None else None
@@ -369,7 +369,7 @@ def run(
         log.info("run %s %s after %.1f s: %d of %d shards done", spec.run_id[:12], status, seconds, len(done),
                  spec.n_shards)
         if out is not None:
-            storage.write_manifest(out, _manifest(spec, len(done), status, seconds, hands_written, backend.name,
+            storage.write_manifest(out, run_manifest(spec, len(done), status, seconds, hands_written, backend.name,
                                                   peak_mb))
     ordered = [frames[s] for s in sorted(frames)]
     return RunResult(
@@ -407,7 +407,7 @@ def play_shards(executor: Executor, spec: RunSpec, todo, target: str | None, pla
             yield pending.pop(future), result
 
 
-def _progress_bar(spec: RunSpec, done: set[int], enabled: bool):
+def progress_bar(spec: RunSpec, done: set[int], enabled: bool):
     """A tqdm bar in games (or hands) per second with ETA; silent when not on a terminal."""
     from tqdm import tqdm
 

@@ -27,26 +27,33 @@ COACH_SECONDS = 60.0
 
 def coach_brief(view: np.ndarray, seen: list[Event], opponent: str, rules: Rules) -> Brief:
     """The coach's word on the person's decision: the advisor run with the hand's whole history (two players), told
-    in one sentence. At the first offer of the upcard nothing has happened yet: the deal alone is told (the person,
-    offered first, is not the dealer)."""
+    in one sentence."""
     from oklasim.advise import advise
     from oklasim.advise.brief import brief, unavailable
-    from oklasim.advise.history import history_text
 
     if rules.players != 2:
         return unavailable("the advisor weighs two-player hands")
     me, other = int(view[L.V_SEAT]), 1 - int(view[L.V_SEAT])
-    history = history_text(seen, me)
-    told = {"history": history} if history else {"pile": format_card(view[L.V_UPCARD]), "dealer": "opponent"}
     try:
         advice = advise(
-            format_hand(int(view[L.V_HAND])), upcard=format_card(view[L.V_UPCARD]), **told,
-            scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])), rules=rules, opponent=opponent,
-            max_samples=COACH_SAMPLES, win_precision=COACH_WIN_PRECISION, max_seconds=COACH_SECONDS, seed=1,
+            **position_told(view, seen), scores=(int(view[L.V_SCORES + me]), int(view[L.V_SCORES + other])),
+            rules=rules, opponent=opponent, max_samples=COACH_SAMPLES, win_precision=COACH_WIN_PRECISION,
+            max_seconds=COACH_SECONDS, seed=1,
         )
     except ValueError as exc:
         return unavailable(str(exc).rstrip("."))
     return brief(advice)
+
+
+def position_told(view: np.ndarray, seen: list[Event] | tuple[Event, ...]) -> dict:
+    """The advisor's fields for a two-player seat at a decision: its hand, the upcard and the hand's history as the
+    seat saw it. At the first offer of the upcard nothing has happened yet: the deal alone is told (the seat, offered
+    first, is not the dealer)."""
+    from oklasim.advise.history import history_text
+
+    history = history_text(seen, int(view[L.V_SEAT]))
+    told = {"history": history} if history else {"pile": format_card(view[L.V_UPCARD]), "dealer": "opponent"}
+    return {"hand": format_hand(int(view[L.V_HAND])), "upcard": format_card(view[L.V_UPCARD]), **told}
 
 
 class Coach:

@@ -9,6 +9,7 @@ it the decisions the board asks; a refused answer is told back to that seat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -53,7 +54,8 @@ class BotSeat:
 class Table:
     """Plays game ``game`` of ``seed`` between ``seats`` (seat k plays the engine's seat k)."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], seed: int, game: int = 0):
+    def __init__(self, rules: Rules, seats: list[Seat], seed: int, game: int = 0,
+                 watch: Callable[[int, int, np.ndarray, int, int], None] | None = None):
         if rules.deal_knock_limit >= 0:  # a simulation option of the engine's dealing, not a way to play
             raise OklasimError("the table deals as in play: deal_knock_limit is for simulations only (leave it -1)")
         if len(seats) != rules.players:
@@ -61,6 +63,9 @@ class Table:
         self.rules = rules
         self.seats = seats
         self.game = GameBoard(rules, seed, game)
+        # Told of every answer taken: (seat, kind, the seat's row before it decided, the answer, the number of the
+        # game's events before it).
+        self.watch = watch
 
     def play_game(self) -> dict:
         """Every decision of the game asked and applied; returns the game's result (scores, totals, winner)."""
@@ -68,9 +73,12 @@ class Table:
             self.publish()
             seat, kind = asked
             while True:
+                before, known = self.game.view(seat).copy(), len(self.game.history)
                 answer = self.seats[seat].decide(kind, self.game.view(seat))
                 try:
                     self.game.apply(seat, kind, answer)
+                    if self.watch is not None:
+                        self.watch(seat, kind, before, answer, known)
                     break
                 except IllegalMove as refusal:
                     self.seats[seat].refused(refusal)
