@@ -74,3 +74,93 @@ def test_a_long_module_says_at_its_top_why_it_is_whole():
         if text.count("\n") > LONG:
             assert name in REASONS, f"{name} has {text.count(chr(10))} lines and no reason to stay whole"
             assert REASONS[name] in text[:6000], f"{name}: the reason is not at its top"
+
+
+# No import circle: the graph of imports between the package's modules, function-level ones included, has no cycle.
+# ``from oklasim.x import y`` is an arrow to the module ``oklasim.x.y`` when there is one, else to ``oklasim.x``. A
+# package's lazy exports (``lazy_exports(__name__, {name: module})``) are arrows from the package to those modules:
+# ``from oklasim.runs import RunSpec`` imports ``oklasim.runs.batch`` then and there. ``from oklasim import
+# lazy_exports, __version__`` is no arrow: those are the root's own names, defined before any import (rank -1 above).
+
+
+def module_names(package: Path, root: str = "oklasim") -> dict[Path, str]:
+    """The dotted name of every module below ``package``; a package is its ``__init__.py``."""
+    names = {}
+    for path in package.rglob("*.py"):
+        parts = [root, *path.relative_to(package).with_suffix("").parts]
+        names[path] = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    return names
+
+
+def arrows_of(path: Path, name: str, modules: set[str], root: str = "oklasim"):
+    """(line, module) for every module of the package that the module ``name`` at ``path`` imports."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    inside = lambda module: module == root or module.startswith(f"{root}.")  # noqa: E731
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(filter(None, [package.rsplit(".", node.level - 1)[0], base]))
+            if not inside(base):
+                continue
+            for alias in node.names:
+                if f"{base}.{alias.name}" in modules:
+                    yield node.lineno, f"{base}.{alias.name}"
+                elif not (base == root and alias.name in ("__version__", "lazy_exports")):
+                    yield node.lineno, base
+        elif isinstance(node, ast.Import):
+            yield from ((node.lineno, alias.name) for alias in node.names if inside(alias.name))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "lazy_exports"
+              and len(node.args) == 2 and isinstance(node.args[1], ast.Dict)):
+            yield from ((node.lineno, f"{name}.{value.value}") for value in node.args[1].values)
+
+
+def import_graph(package: Path, root: str = "oklasim") -> dict[str, set[str]]:
+    names = module_names(package, root)
+    graph = {name: set() for name in names.values()}
+    for path, name in names.items():
+        graph[name] |= {target for _, target in arrows_of(path, name, set(graph), root) if target != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One shortest circle through each group of modules that import one another (a strongly connected component)."""
+    found, done = [], set()
+    for start in sorted(graph):
+        if start in done:
+            continue
+        paths, seen = {start: [start]}, {start}  # breadth first from ``start``: the shortest way back to it
+        queue = [start]
+        while queue:
+            here = queue.pop(0)
+            if start in graph[here]:
+                found.append(paths[here] + [start])
+                done |= set(paths[here])
+                break
+            for there in sorted(graph[here] - seen):
+                seen.add(there)
+                paths[there] = paths[here] + [there]
+                queue.append(there)
+    return found
+
+
+def test_no_import_circle():
+    circles = cycles(import_graph(PACKAGE))
+    assert not circles, "import circles:\n" + "\n".join(" -> ".join(circle) for circle in circles)
+
+
+def test_an_import_circle_is_caught(tmp_path):
+    """The check above can fail: two modules importing each other, one of them inside a function, and a module
+    importing a name its package exports lazily from that module."""
+    package = tmp_path / "demo"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from demo.b import B\nA = 1\n")
+    (package / "b.py").write_text("def f():\n    from demo import a\n")
+    (package / "sub" / "__init__.py").write_text("from demo import lazy_exports\n"
+                                                 "__getattr__, __dir__ = lazy_exports(__name__, {'C': 'c'})\n")
+    (package / "sub" / "c.py").write_text("from .d import D\nC = 3\n")
+    (package / "sub" / "d.py").write_text("from demo.sub import C\nD = 4\n")
+    assert cycles(import_graph(package, "demo")) == [["demo.a", "demo.b", "demo.a"],
+                                                      ["demo.sub", "demo.sub.c", "demo.sub.d", "demo.sub"]]
+    assert cycles({"x": {"y"}, "y": set()}) == []

@@ -58,7 +58,8 @@ def review_command(game, game_number, seat, samples, seed, workers, out, as_json
         played = saved_game(source)
         path = Path(out) if out else source.with_name(source.stem + ".review.json")
     if not played.decisions:
-        raise OklasimError(f"{played.source} has no decision of {played.player} to review yet")
+        click.echo(f"nothing to review yet: {played.source} has no decision of {played.player}")
+        return
     if source.is_dir() and not out:
         path.parent.mkdir(exist_ok=True)
     elif not path.parent.is_dir():

@@ -172,11 +172,16 @@ def bot_game(rules: Rules, strategies: list[str], seed: int, game: int, seat: in
     """Seat ``seat``'s decisions in game ``game`` of ``seed`` between two strategies, as a run plays it."""
     from oklasim.sim.engine import resolve_all
 
+    seats = [BotSeat(s) for s in resolve_all(strategies, 2, extra_paths)]
+    return seated_game(rules, seats, list(names or strategies), seed, game, seat)
+
+
+def seated_game(rules: Rules, seats: list, names: list[str], seed: int, game: int, seat: int) -> PlayedGame:
+    """Seat ``seat``'s decisions in game ``game`` of ``seed`` played by two table seats (``table.referee.Seat``:
+    a bot, or a scripted player), named ``names`` (the other's name is the opponent the advice assumes)."""
     _two_players(rules, "the game")
     if seat not in (0, 1):
         raise OklasimError(f"seat {seat}: a two-player game has seats 0 and 1")
-    names = list(names or strategies)
-    seats = [BotSeat(s) for s in resolve_all(strategies, 2, extra_paths)]
     decisions, hands, result = _replay(rules, seats, seed, game, seat)
     return PlayedGame(rules, seed, seat, names[seat], names[1 - seat], f"game {game} of seed {seed}",
                       tuple(decisions), tuple(hands), result)

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -49,6 +49,8 @@ class Config:
     reports: Path = Path("reports")
     games: Path | None = None  # default: RUNS/web-games
     host: str = "127.0.0.1"
+    review_samples: int | None = None  # worlds per decision of a review (None: `oklasim review`'s); tests use few
+    review_workers: int | None = None  # decisions a review judges at once (None: every core)
 
     @property
     def games_dir(self) -> Path:
@@ -86,10 +88,13 @@ class Gate:
 def create_app(config: Config = Config(), token: str | None = None) -> Starlette:
     from oklasim.web.jobs import Jobs
     from oklasim.web.play import Games
+    from oklasim.web.review import Reviews, StatsPages
 
     token = token or new_token()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     games, jobs = Games(config.games_dir), Jobs(config.runs)
+    reviews = Reviews(config.games_dir, config.review_samples, config.review_workers)
+    stats = StatsPages(config.games_dir)
 
     def area_root(area: str) -> Path:
         if area not in ("reports", "runs"):
@@ -155,6 +160,17 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
                     runs=await run_in_threadpool(runs_list, config.runs),
                     jobs=await run_in_threadpool(lambda: [j.state() for j in list(jobs.jobs.values())]))
 
+    async def review_page(request):
+        shown = await run_in_threadpool(reviews.shown, request.path_params["game"])
+        return page(request, "review.html", game=request.path_params["game"], **shown)
+
+    async def stats_page(request):
+        return page(request, "stats.html", folder=str(config.games_dir), **await run_in_threadpool(stats.shown))
+
+    async def stats_figure(request):
+        png = await run_in_threadpool(stats.figure, request.path_params["figure"])
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})  # the games change
+
     async def raw_file(request):
         from oklasim.web.files import raw
 
@@ -210,6 +226,12 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         return JSONResponse(await run_in_threadpool(knock_table, q.get("rules", "seeds"), q.get("bonus"),
                                                     q.get("answer", "mix"), config.runs))
 
+    async def api_review(request):
+        return JSONResponse(await run_in_threadpool(reviews.status, request.path_params["game"]))
+
+    async def api_start_review(request):
+        return JSONResponse(await run_in_threadpool(reviews.start, request.path_params["game"]))
+
     async def api_simulate(request):
         job = await run_in_threadpool(jobs.start, await body(request))
         return JSONResponse(job.state())
@@ -227,7 +249,9 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
     @asynccontextmanager
     async def lifespan(app):
         yield
+        reviews.stopping.set()  # the reviews stop between decisions while the runs are stopped
         await run_in_threadpool(jobs.stop_all)
+        await run_in_threadpool(reviews.stop_all)
 
     routes = [
         Route("/", home),
@@ -235,6 +259,9 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         Route("/play", play_page),
         Route("/play/{game}", game_page),
         Route("/knock", knock_page),
+        Route("/review/{game}", review_page),
+        Route("/stats", stats_page),
+        Route("/stats/{figure}", stats_figure),
         Route("/runs", runs_page),
         Route("/browse/{area:str}", lambda request: RedirectResponse(f"/browse/{request.path_params['area']}/")),
         Route("/browse/{area:str}/{path:path}", browse_page),
@@ -245,6 +272,8 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
         Route("/api/play/{game}/move", api_move, methods=["POST"]),
         Route("/api/play/{game}/coach", api_coach, methods=["POST"]),
         Route("/api/knock", api_knock),
+        Route("/api/review/{game}", api_review),
+        Route("/api/review/{game}", api_start_review, methods=["POST"]),
         Route("/api/simulate", api_simulate, methods=["POST"]),
         Route("/api/jobs", api_jobs),
         Route("/api/jobs/{job}", api_job),
@@ -256,7 +285,7 @@ def create_app(config: Config = Config(), token: str | None = None) -> Starlette
                   Middleware(BodyLimit, limit=MAX_BODY)]
     handlers = {OklasimError: errors.on_refusal, HTTPException: errors.on_http_error}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers, lifespan=lifespan)
-    app.state.token, app.state.jobs, app.state.games = token, jobs, games
+    app.state.token, app.state.jobs, app.state.games, app.state.reviews = token, jobs, games, reviews
     return app
 
 
