@@ -31,6 +31,7 @@ holds a copy of that code in its compiled cache: compile it inside
 
 import hashlib
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
@@ -95,6 +96,7 @@ from oklasim._kernels.opponents_nb import (
     unseen_nb,
 )
 from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
+from oklasim._kernels.layout import MAX_PARAMS
 from oklasim._kernels.linking import DECIDE_SIGNATURE, lazy_njit, stack_array_nb
 from oklasim._kernels.melds_nb import (
     deadwood_after_discard_fast_nb,
@@ -102,7 +104,56 @@ from oklasim._kernels.melds_nb import (
     deadwood_after_each_discard_nb,
     deadwood_nb,
 )
-from oklasim.strategies.registry import Family, Param
+from oklasim.errors import OklasimError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One strategy parameter: its name, default, allowed range and meaning."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+    # Whether `oklasim tune` searches it in whole numbers; None: when the default and both bounds are whole.
+    integer: bool | None = None
+    # The range `oklasim tune` searches unless told otherwise, where it is narrower than the allowed one: where
+    # the values differ in play (a count of draws past the longest hand plays like any other such count).
+    search: tuple[float, float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.search is not None and not self.low <= self.search[0] < self.search[1] <= self.high:
+            raise OklasimError(f"parameter {self.name}: search range {self.search} is not within {self.low:g}.."
+                               f"{self.high:g}")
+
+    def check(self, value: float, family: str) -> float:
+        if not self.low <= value <= self.high:
+            raise OklasimError(
+                f"strategy {family}: {self.name}={value:g} is outside {self.low:g}..{self.high:g} ({self.help})"
+            )
+        return float(value)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A strategy family as a file declares it."""
+
+    name: str
+    doc: str
+    params: tuple[Param, ...] = ()
+    presets: dict[str, dict[str, float]] = field(default_factory=dict)
+    # False declares that its knock and discard answers never read V_DRAWN (the card just drawn): the advisor then
+    # replays those answers once per turn of a history, not once per card the family may have drawn there.
+    uses_drawn_card: bool = True
+    # True declares that it answers D_CONFIRM_DISCARD (is V_ASKED the card D_DISCARD would throw?) exactly as its
+    # D_DISCARD answers: the advisor then asks that, which may stop early, to weigh a world by the family's discards.
+    confirms_discard: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PARAMS:
+            raise OklasimError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
+
 
 # Own draws in a long two-player hand (31 stock cards shared, and a few pile draws): the search range of a
 # parameter that counts draws, beyond which every value plays alike (``Param.search``).

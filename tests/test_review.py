@@ -187,3 +187,29 @@ def test_a_review_file_written_for_one_game_is_not_taken_for_another(saved, tmp_
     fresh = review(other, SMALL, seed=0, out=out)
     assert json.loads(out.read_text())["source"] == other.source
     assert [j.cards for j in fresh.judgements] == [j.cards for j in review(other, SMALL, seed=0).judgements]
+
+
+def test_the_statistics_follow_the_reviewed_points_lost_game_after_game(tmp_path):
+    import os
+
+    from oklasim.review.stats import LOST_FIGURE, player_stats, write_stats
+
+    for name, seed, mtime in (("late", 5, 2_000_000_000), ("early", 6, 1_900_000_000), ("plain", 7, 1_950_000_000)):
+        save_bot_game(tmp_path / f"{name}.json", "expert", "simple", seed=seed, stop_after=14)
+        os.utime(tmp_path / f"{name}.json", (mtime, mtime))
+    for name in ("late", "early"):
+        review(saved_game(tmp_path / f"{name}.json"), SMALL, out=tmp_path / f"{name}.review.json")
+    # A review written for another game (the file was replaced since) is not taken for this one's.
+    save_bot_game(tmp_path / "plain.json", "expert", "simple", seed=8, stop_after=14)
+    review(saved_game(tmp_path / "plain.json"), SMALL, out=tmp_path / "plain.review.json")
+    save_bot_game(tmp_path / "plain.json", "expert", "simple", seed=7, stop_after=14)
+    os.utime(tmp_path / "plain.json", (1_950_000_000, 1_950_000_000))
+
+    stats = player_stats(tmp_path)
+    assert [r.file for r in stats.reviewed] == ["early.json", "late.json"]
+    early = json.loads((tmp_path / "early.review.json").read_text())["summary"]
+    made = sum(row["decisions"] for row in early["by_kind"].values())
+    assert stats.reviewed[0].per_decision() == pytest.approx(early["points_lost"] / made, abs=0.01)
+    written = write_stats(stats, tmp_path / "out")
+    assert tmp_path / "out" / LOST_FIGURE in written
+    assert "Points lost per decision" in (tmp_path / "out" / "stats.md").read_text()

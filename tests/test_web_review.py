@@ -17,7 +17,7 @@ from test_web_api import TOKEN, refused
 import oklasim.review.judge as judge_module
 from oklasim.errors import OklasimError
 from oklasim.review import review, saved_game
-from oklasim.review.judge import MISTAKE
+from oklasim.review.judge import MISTAKE, REVIEW_SAMPLES
 from oklasim.review.report import KIND_WORDS
 from oklasim.review.stats import player_stats, summary, tables
 from oklasim.web.app import Config, create_app
@@ -248,6 +248,10 @@ def test_a_start_needs_the_page_token(runs, games):
 def test_the_review_budget_is_bounded_where_the_server_is_built(runs, samples):
     with pytest.raises(OklasimError, match="review samples"):
         create_app(Config(runs=runs, review_samples=samples))
+
+
+def test_a_server_reviews_with_the_budget_of_oklasim_review_by_default(runs):
+    assert create_app(Config(runs=runs)).state.reviews.samples == REVIEW_SAMPLES
 
 
 def test_the_saved_games_link_to_their_review(client, games):

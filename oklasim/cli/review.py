@@ -45,6 +45,7 @@ def review_command(game, game_number, seat, samples, seed, workers, out, as_json
     from tqdm import tqdm
 
     from oklasim.review import review, run_game, saved_game
+    from oklasim.review.trend import REVIEW_SUFFIX
 
     source = Path(game)
     if source.is_dir():
@@ -56,7 +57,7 @@ def review_command(game, game_number, seat, samples, seed, workers, out, as_json
         if game_number is not None or seat != 0:
             raise OklasimError("--game and --seat go with a run folder; a saved game is reviewed at your seat")
         played = saved_game(source)
-        path = Path(out) if out else source.with_name(source.stem + ".review.json")
+        path = Path(out) if out else source.with_name(source.stem + REVIEW_SUFFIX)
     if not played.decisions:
         click.echo(f"nothing to review yet: {played.source} has no decision of {played.player}")
         return

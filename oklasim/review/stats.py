@@ -18,18 +18,20 @@ from pathlib import Path
 from oklasim.analysis.report import IMAGE_METADATA, plt  # pyplot as reports use it: the Agg backend, their settings
 from oklasim.analysis.stats import Estimate, mean_ci, proportion
 from oklasim.errors import OklasimError
+from oklasim.review.report import KIND_WORDS, KINDS
+from oklasim.review.trend import REVIEW_SUFFIX, ReviewedGame, review_of
 from oklasim.runs.storage import atomic_write_bytes
 from oklasim.table.levels import levels
 
 PERSON, OPPONENT = 0, 1
-REVIEW_SUFFIX = ".review.json"  # reviews of a game, written beside it: not games
 VOID_OUTCOMES = ("void", "guard")  # the guard stops a hand that runs too long: void too (RULES.md R23)
 GIN_OUTCOMES = ("gin", "big_gin")
 # How a hand ended for the person, in the order the outcome chart shows them.
 RESULTS = ("won by knock", "won by gin", "won by undercut", "lost by knock", "lost by gin", "lost by undercut",
            "void", "tie")
-POINTS_FIGURE, OUTCOMES_FIGURE = "points_per_hand.png", "outcomes.png"
-FIGURE_TITLES = {POINTS_FIGURE: "Points per hand by opponent", OUTCOMES_FIGURE: "How the hands ended"}
+POINTS_FIGURE, OUTCOMES_FIGURE, LOST_FIGURE = "points_per_hand.png", "outcomes.png", "points_lost.png"
+FIGURE_TITLES = {POINTS_FIGURE: "Points per hand by opponent", OUTCOMES_FIGURE: "How the hands ended",
+                 LOST_FIGURE: "Reviewed points lost per decision, game after game"}
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class PlayerStats:
     overall: Figures
     by_opponent: dict[str, Figures]  # weakest level first, then other strategies by name
     by_rules: dict[str, Figures]
+    reviewed: tuple[ReviewedGame, ...] = ()  # the games with a complete review beside them, oldest save first
 
     def as_dict(self) -> dict:
         return {"folder": str(self.folder), "overall": self.overall.as_dict(),
@@ -108,7 +111,8 @@ class PlayerStats:
                 "by_rules": {name: f.as_dict() for name, f in self.by_rules.items()},
                 "games": [{"file": g.file, "opponent": g.opponent, "rules": g.rules, "finished": g.finished,
                            "won": g.won, "hands": len(g.hands)} for g in self.games],
-                "skipped": [{"file": s.file, "reason": s.reason} for s in self.skipped]}
+                "skipped": [{"file": s.file, "reason": s.reason} for s in self.skipped],
+                "reviewed": [r.as_dict() for r in self.reviewed]}
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict(), indent=2)
@@ -133,7 +137,7 @@ def player_stats(folder: str | Path) -> PlayerStats:
     folder = Path(folder)
     if not folder.is_dir():
         raise OklasimError(f"no folder {folder}: give the folder your games are saved in")
-    games, skipped = [], []
+    games, skipped, reviewed = [], [], []
     for path in _candidates(folder):
         try:
             played = saved_game(path)
@@ -142,11 +146,13 @@ def player_stats(folder: str | Path) -> PlayerStats:
             continue
         games.append(SavedGame(path.name, opponent_label(played.opponent), rules_label(played.rules),
                                played.result, played.hands))
+        reviewed.append(review_of(path, played))
     if not games:
         raise OklasimError(_nothing_found(folder, skipped))
+    in_order = sorted((r for r in reviewed if r is not None), key=lambda r: (r.saved, r.file))
     return PlayerStats(folder, tuple(games), tuple(skipped), figures(games),
                        _grouped(games, lambda g: g.opponent, _opponent_order),
-                       _grouped(games, lambda g: g.rules, lambda label: label))
+                       _grouped(games, lambda g: g.rules, lambda label: label), tuple(in_order))
 
 
 def _candidates(folder: Path) -> list[Path]:
@@ -272,8 +278,19 @@ def tables(stats: PlayerStats) -> list[Table]:
         rows = [[label, *(cell(f) for cell in columns.values())] for label, f in groups]
         return Table(title, ("", *columns), rows, figure)
 
-    return [table("Games", GAME_COLUMNS), table("Hands", HAND_COLUMNS, POINTS_FIGURE),
-            table("How the hands ended", RESULT_COLUMNS, OUTCOMES_FIGURE)]
+    shown = [table("Games", GAME_COLUMNS), table("Hands", HAND_COLUMNS, POINTS_FIGURE),
+             table("How the hands ended", RESULT_COLUMNS, OUTCOMES_FIGURE)]
+    return shown + ([lost_table(stats.reviewed)] if stats.reviewed else [])
+
+
+def lost_table(reviewed: Sequence[ReviewedGame]) -> Table:
+    """The reviewed games, oldest save first: the points lost per decision, in all and by kind of decision."""
+    def cell(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
+    rows = [[r.file, r.saved, cell(r.per_decision()), *(cell(r.per_decision(k)) for k in KINDS)] for r in reviewed]
+    return Table("Points lost per decision (oklasim review)",
+                 ("game", "saved", "all", *(KIND_WORDS[k] for k in KINDS)), rows, LOST_FIGURE)
 
 
 def _counted(count: int, noun: str) -> str:
@@ -361,6 +378,22 @@ def outcomes_figure(stats: PlayerStats):
     return fig
 
 
+def lost_figure(stats: PlayerStats):
+    """The reviewed points lost per decision, game after game, in all and by kind of decision."""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    games = range(1, len(stats.reviewed) + 1)
+    for kind in (None, *KINDS):
+        values = [r.per_decision(kind) for r in stats.reviewed]
+        ax.plot(games, [math.nan if v is None else v for v in values], marker="o",
+                label="all decisions" if kind is None else KIND_WORDS[kind], linewidth=2.5 if kind is None else 1)
+    ax.set_xticks(list(games))
+    ax.set_xlabel("reviewed games, oldest first")
+    ax.set_ylabel("points lost per decision")
+    ax.legend(fontsize="small")
+    ax.set_title(FIGURE_TITLES[LOST_FIGURE])
+    return fig
+
+
 def _png(fig) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata=IMAGE_METADATA["png"], bbox_inches="tight")
@@ -376,6 +409,8 @@ def write_stats(stats: PlayerStats, out: str | Path) -> list[Path]:
         raise OklasimError(f"{out} is a file: --out takes a folder")
     contents = {POINTS_FIGURE: _png(points_figure(stats)), OUTCOMES_FIGURE: _png(outcomes_figure(stats)),
                 "stats.md": as_markdown(stats).encode(), "stats.json": (stats.to_json() + "\n").encode()}
+    if stats.reviewed:
+        contents[LOST_FIGURE] = _png(lost_figure(stats))
     for name, data in contents.items():
         atomic_write_bytes(out / name, data)
     return [out / name for name in contents]

@@ -26,7 +26,7 @@ import importlib.util
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,59 +36,12 @@ import numpy as np
 
 from oklasim._kernels.layout import MAX_PARAMS
 from oklasim.errors import OklasimError
+from oklasim.strategy_api import Family
 
 SHIPPED = Path(__file__).resolve().parent / "families"
 SHIPPED_PACKAGE = "oklasim.strategies.families"
 STRATEGY_PACKAGE = "oklasim_strategies"  # the namespace of the strategy files loaded from paths
 _SPEC = re.compile(r"^\s*([\w:.-]+)\s*(?:\((.*)\))?\s*$")
-
-
-@dataclass(frozen=True)
-class Param:
-    """One strategy parameter: its name, default, allowed range and meaning."""
-
-    name: str
-    default: float
-    low: float
-    high: float
-    help: str
-    # Whether `oklasim tune` searches it in whole numbers; None: when the default and both bounds are whole.
-    integer: bool | None = None
-    # The range `oklasim tune` searches unless told otherwise, where it is narrower than the allowed one: where
-    # the values differ in play (a count of draws past the longest hand plays like any other such count).
-    search: tuple[float, float] | None = None
-
-    def __post_init__(self) -> None:
-        if self.search is not None and not self.low <= self.search[0] < self.search[1] <= self.high:
-            raise OklasimError(f"parameter {self.name}: search range {self.search} is not within {self.low:g}.."
-                               f"{self.high:g}")
-
-    def check(self, value: float, family: str) -> float:
-        if not self.low <= value <= self.high:
-            raise OklasimError(
-                f"strategy {family}: {self.name}={value:g} is outside {self.low:g}..{self.high:g} ({self.help})"
-            )
-        return float(value)
-
-
-@dataclass(frozen=True)
-class Family:
-    """A strategy family as a file declares it."""
-
-    name: str
-    doc: str
-    params: tuple[Param, ...] = ()
-    presets: dict[str, dict[str, float]] = field(default_factory=dict)
-    # False declares that its knock and discard answers never read V_DRAWN (the card just drawn): the advisor then
-    # replays those answers once per turn of a history, not once per card the family may have drawn there.
-    uses_drawn_card: bool = True
-    # True declares that it answers D_CONFIRM_DISCARD (is V_ASKED the card D_DISCARD would throw?) exactly as its
-    # D_DISCARD answers: the advisor then asks that, which may stop early, to weigh a world by the family's discards.
-    confirms_discard: bool = False
-
-    def __post_init__(self) -> None:
-        if len(self.params) > MAX_PARAMS:
-            raise OklasimError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
 
 
 @dataclass(frozen=True)

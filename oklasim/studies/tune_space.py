@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oklasim.errors import OklasimError
-from oklasim.strategies.registry import Param, families
+from oklasim.strategies.registry import families
+from oklasim.strategy_api import Param
 
 _RANGE = re.compile(r"^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$")
 

@@ -3,18 +3,20 @@
 A review (``oklasim.review.review``) judges every decision of the person's seat with the advisor: a minute or so
 for a game of six hands at the default budget, so it runs in a thread of the server process and the page polls its
 progress; the job belongs to the server, so a reloaded page re-attaches to it. It is kept after every decision in
-``GAMES/<id>.review.json``, the file ``oklasim review GAMES/<id>.json`` writes (with the same worlds per decision
-and seed 0, either one goes on from the other's). One review is judged at a time, since each keeps every core busy:
-a second request for the same game joins the running one, a request for another game is refused (429) until it
-ends.
+``GAMES/<id>.review.json``, the file ``oklasim review GAMES/<id>.json`` writes: either goes on from the other's when
+both name the save by the same path (the review file keeps it) with the same worlds per decision and seed 0. One
+review is judged at a time, since each keeps every core busy: a second request for the same game joins the running
+one, a request for another game is refused (429) until it ends. The advisor's other users (the advise form, the
+coach) are not held up: they share the cores meanwhile.
 
 Stopping: ``review`` checks nothing itself, so the progress callback it calls after each decision raises
 ``Stopped`` once the server is stopping; the decisions being judged end (``judge_all`` waits for them), the
 thread returns, and ``Reviews.stop_all`` waits for that: at most one decision's time. The decisions judged are in
 the review file, and the next start goes on from them.
 
-The statistics are ``oklasim stats`` over the games folder: the same tables, and the same two figures rendered
-server-side as PNG into memory (``/stats/points_per_hand.png``, ``/stats/outcomes.png``).
+The statistics are ``oklasim stats`` over the games folder: the same tables, and the same figures rendered
+server-side as PNG into memory (``/stats/points_per_hand.png``, ``/stats/outcomes.png``, and
+``/stats/points_lost.png`` once a game has a complete review).
 """
 
 from __future__ import annotations
@@ -338,15 +340,17 @@ class StatsPages:
                 "games": games, "skipped": stats.skipped}
 
     def figure(self, name: str) -> bytes:
-        """One of the two figures of ``oklasim stats`` as PNG; ``Refused`` (404) for any other name."""
-        from oklasim.review.stats import OUTCOMES_FIGURE, POINTS_FIGURE, _png, outcomes_figure, points_figure
+        """A figure of ``oklasim stats`` as PNG: one its tables show (the reviewed points lost only once a game has
+        a complete review); ``Refused`` (404) for any other name."""
+        from oklasim.review import stats as player
 
-        draw = {POINTS_FIGURE: points_figure, OUTCOMES_FIGURE: outcomes_figure}.get(name)
-        if draw is None:
-            raise Refused(404, f"no figure {name!r}")
         try:
             stats = self.stats()
         except OklasimError as exc:
             raise Refused(404, str(exc).splitlines()[0]) from None
+        if name not in {table.figure for table in player.tables(stats) if table.figure}:
+            raise Refused(404, f"no figure {name!r}")
+        draw = {player.POINTS_FIGURE: player.points_figure, player.OUTCOMES_FIGURE: player.outcomes_figure,
+                player.LOST_FIGURE: player.lost_figure}[name]
         with FIGURES:
-            return _png(draw(stats))
+            return player._png(draw(stats))
