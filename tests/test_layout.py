@@ -97,7 +97,10 @@ def module_names(package: Path, root: str = "oklasim") -> dict[Path, str]:
 def arrows_of(path: Path, name: str, modules: set[str], root: str = "oklasim"):
     """(line, module) for every module of the package that the module ``name`` at ``path`` imports."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    inside = lambda module: module == root or module.startswith(f"{root}.")  # noqa: E731
+
+    def inside(module: str) -> bool:
+        return module == root or module.startswith(f"{root}.")
+
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -126,7 +129,7 @@ def import_graph(package: Path, root: str = "oklasim") -> dict[str, set[str]]:
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One shortest circle through each group of modules that import one another (a strongly connected component)."""
+    """The shortest circle back to each module that lies on one, but for the modules of a circle already found."""
     found, done = [], set()
     for start in sorted(graph):
         if start in done:

@@ -213,3 +213,10 @@ def test_the_statistics_follow_the_reviewed_points_lost_game_after_game(tmp_path
     written = write_stats(stats, tmp_path / "out")
     assert tmp_path / "out" / LOST_FIGURE in written
     assert "Points lost per decision" in (tmp_path / "out" / "stats.md").read_text()
+
+
+def test_the_commands_default_budget_is_the_reviews():
+    from oklasim.cli.review import DEFAULT_SAMPLES
+    from oklasim.review.judge import REVIEW_SAMPLES
+
+    assert DEFAULT_SAMPLES == REVIEW_SAMPLES

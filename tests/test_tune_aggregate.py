@@ -9,8 +9,9 @@ from click.testing import CliRunner
 from oklasim.analysis.match import match
 from oklasim.analysis.stats import Estimate
 from oklasim.cli import main
-from oklasim.studies.tune import AGGREGATES, TuneSpec, default_folder, tune
+from oklasim.studies.tune import TuneSpec, default_folder, tune
 from oklasim.studies.tune_result import panel_mean, panel_worst
+from oklasim.studies.tune_spec import AGGREGATES
 
 # Tiny but real: threshold's knock threshold against three opponents, rungs of 100 and 200 deals, 3 candidates.
 WORST = dict(family="threshold", against=["greedy", "simple", "threshold:gin_only"], budget=3, seed=2,

@@ -168,8 +168,8 @@ def test_a_review_is_judged_in_the_server_polled_to_its_end_and_shown(client, ga
     decisions = [row for table in tagged(page, "table", 'class="list decisions') for row in rows(table)[1:]]
     assert [int(row[0]) for row in decisions] == [j["number"] + 1 for j in expected["judgements"]]
     for row, j in zip(decisions, expected["judgements"]):
-        assert row[6] == j["verdict"] and row[4] == j["played"]
-        assert row[7] == (j["reason"] if j["verdict"] == "not judged" else
+        assert row[1:5] == [j["kind"], j["played"], j["best"] or "-", j["verdict"]]
+        assert row[5] == (j["reason"] if j["verdict"] == "not judged" else
                           "0" if j["verdict"] == "best" else
                           f"{j['lost']['mean']:.1f} [{j['lost']['ci95'][0]:.1f}, {j['lost']['ci95'][1]:.1f}]")
     assert page.count('<tr class="verdict-mistake"') == len(mistakes)
@@ -254,9 +254,14 @@ def test_a_server_reviews_with_the_budget_of_oklasim_review_by_default(runs):
     assert create_app(Config(runs=runs)).state.reviews.samples == REVIEW_SAMPLES
 
 
-def test_the_saved_games_link_to_their_review(client, games):
+def test_the_saved_games_link_to_their_review_and_every_page_is_local(client, games):
     save(games, GAME)
     assert f'href="/review/{GAME}"' in client.get("/play").text
+    assert 'href="/stats"' in client.get("/").text  # in the menu of every page
+    for page in (f"/review/{GAME}", "/stats"):
+        text = client.get(page).text
+        assert f'content="{TOKEN}"' in text and "http://" not in text and "https://" not in text
+    assert client.get("/static/review.js").status_code == 200
 
 
 # -- the statistics ----------------------------------------------------------------------------------------------
@@ -264,19 +269,23 @@ def test_the_saved_games_link_to_their_review(client, games):
 
 def test_the_statistics_page_shows_the_figures_of_oklasim_stats(client, games):
     save(games, GAME, stop_after=None)
-    save(games, OTHER, seed=4, stop_after=30)
+    reviewed = save(games, OTHER, seed=4, stop_after=30)
+    refused(client.get("/stats/points_lost.png"), 404, "no figure")  # no game reviewed yet
+    review(saved_game(reviewed), SMALL, 0, workers=1, out=games / f"{OTHER}.review.json")  # now its points lost
     (games / "notes.json").write_text("{}")
     stats = player_stats(games)
     page = client.get("/stats").text
     assert text_of(tagged(page, "p", 'id="stats-summary"')[0]) == summary(stats) + "."
     shown = tagged(page, "table", 'class="list stats')
     expected = tables(stats)
-    assert [rows(table) for table in shown] == [[list(t.headers), *t.rows] for t in expected]
+    assert stats.reviewed and [rows(table) for table in shown] == [[list(t.headers), *t.rows] for t in expected]
     assert [text_of(s) for s in re.findall(r"<li>(.*?)</li>", tagged(page, "ul", 'id="skipped"')[0])] == \
         [f"notes.json: {stats.skipped[0].reason}"]
     for game_id in (GAME, OTHER):
         assert f'href="/review/{game_id}"' in page
-    for figure in ("points_per_hand.png", "outcomes.png"):
+    figures = [t.figure for t in expected if t.figure]
+    assert {"points_per_hand.png", "outcomes.png", "points_lost.png"} <= set(figures)
+    for figure in figures:
         assert f'src="/stats/{figure}"' in page
         response = client.get(f"/stats/{figure}")
         assert response.status_code == 200 and response.headers["content-type"] == "image/png"

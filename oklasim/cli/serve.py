@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from oklasim.cli.options import Interrupted
+from oklasim.cli.review import DEFAULT_SAMPLES
 from oklasim.errors import OklasimError
 
 
@@ -24,14 +25,17 @@ from oklasim.errors import OklasimError
               type=click.Path(file_okay=False, path_type=Path), help="The reports folder, browsed.")
 @click.option("--games", "games_root", type=click.Path(file_okay=False, path_type=Path),
               help="Where games played in the page are saved (resumable).  [default: RUNS/web-games]")
-def serve_command(host, port, runs_root, reports_root, games_root) -> None:
+@click.option("--review-samples", type=click.IntRange(min=1), default=DEFAULT_SAMPLES, show_default=True,
+              help="Worlds per decision of a game's review (as oklasim review --samples).")
+def serve_command(host, port, runs_root, reports_root, games_root, review_samples) -> None:
     """Serve the advisor, a game table against the bots, the knock policy and the runs as a local web page.
 
     Open the address it prints in a browser. Pages: advise (click your cards, get the
     table of `oklasim advise`), play (a whole game against any strategy, with a coach),
     when to knock (the measured policy by knock limit), runs and reports (browse them,
-    start a small simulate and watch or cancel it). Every asset is in the package: it
-    works offline. Ctrl-C stops it.
+    start a small simulate and watch or cancel it), a review of every saved game (as
+    oklasim review) and your statistics (as oklasim stats). Every asset is in the
+    package: it works offline. Ctrl-C stops it.
     """
     import uvicorn
 
@@ -42,7 +46,8 @@ def serve_command(host, port, runs_root, reports_root, games_root) -> None:
     if not is_local(host):
         click.echo(f"warning: serving on {host}: anyone who can reach this machine on port {port} can use the "
                    "server and its folders; use --host 127.0.0.1 to keep it to this machine", err=True)
-    app = create_app(Config(runs=runs_root, reports=reports_root, games=games_root, host=host))
+    app = create_app(Config(runs=runs_root, reports=reports_root, games=games_root, host=host,
+                            review_samples=review_samples))
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"oklasim serve: http://{shown}:{port}/  (Ctrl-C stops it)", err=True)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))

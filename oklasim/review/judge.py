@@ -6,7 +6,7 @@ of worlds, never seconds, so that the same game, seed and budget give the same r
 decision (the question people bring) gets ``KNOCK_BOOST`` times the budget, because a history most worlds do not
 explain leaves few effective ones.
 
-The verdicts: ``best`` (the play is the advisor's best), ``mistake`` (the best beats it with confidence: the
+The verdicts: ``best`` (the play is the advisor's best, or beats its choice on the fresh sample), ``mistake`` (the best beats it with confidence: the
 points lost and their interval), ``close`` (the difference is inside the noise), ``not judged`` (too little
 evidence, or the play was not among the actions weighed).
 """
@@ -132,6 +132,9 @@ def judge(game: PlayedGame, d: Decision, samples: int, seed: int) -> Judgement:
     lost = Estimate(-gap.mean, -gap.high - margin, -gap.low + margin, gap.n)
     if lost.low > 0:
         return Judgement(**common, **verdict, verdict=MISTAKE, lost=lost, reason="")
+    if lost.high < 0:  # the fresh sample prefers the play to the first sample's choice, with confidence
+        return Judgement(**common, **verdict, verdict=BEST, lost=lost,
+                         reason="on a fresh sample the play beats the first choice")
     return Judgement(**common, **verdict, verdict=CLOSE, lost=lost, reason="inside the noise")
 
 

@@ -183,7 +183,8 @@ def write_review(path: Path, review: Review, complete: bool) -> None:
 
 def judged_before(path: Path, game: PlayedGame, samples: int, seed: int) -> dict[int, Judgement]:
     """The decisions a review file at ``path`` already judged with these settings, on this game (none if the file
-    is missing or was written with other settings or another version)."""
+    is missing or was written with other settings, another version, or for another game: the fingerprint says, not
+    the path the game was read from)."""
     if not path.exists():
         return {}
     try:
@@ -192,8 +193,7 @@ def judged_before(path: Path, game: PlayedGame, samples: int, seed: int) -> dict
         raise OklasimError(f"{path} is not a review file (not JSON): give another --out, or remove it") from None
     if not isinstance(kept, dict) or kept.get("format") != REVIEW_FORMAT:
         raise OklasimError(f"{path} is not a review file of this oklasim: give another --out, or remove it")
-    same = {"version": __version__, "source": game.source, "fingerprint": fingerprint(game), "samples": samples,
-            "seed": seed}
+    same = {"version": __version__, "fingerprint": fingerprint(game), "samples": samples, "seed": seed}
     if any(kept.get(k) != v for k, v in same.items()):
         return {}
     try:

@@ -394,7 +394,7 @@ def lost_figure(stats: PlayerStats):
     return fig
 
 
-def _png(fig) -> bytes:
+def png(fig) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata=IMAGE_METADATA["png"], bbox_inches="tight")
     plt.close(fig)
@@ -407,10 +407,10 @@ def write_stats(stats: PlayerStats, out: str | Path) -> list[Path]:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise OklasimError(f"{out} is a file: --out takes a folder")
-    contents = {POINTS_FIGURE: _png(points_figure(stats)), OUTCOMES_FIGURE: _png(outcomes_figure(stats)),
+    contents = {POINTS_FIGURE: png(points_figure(stats)), OUTCOMES_FIGURE: png(outcomes_figure(stats)),
                 "stats.md": as_markdown(stats).encode(), "stats.json": (stats.to_json() + "\n").encode()}
     if stats.reviewed:
-        contents[LOST_FIGURE] = _png(lost_figure(stats))
+        contents[LOST_FIGURE] = png(lost_figure(stats))
     for name, data in contents.items():
         atomic_write_bytes(out / name, data)
     return [out / name for name in contents]

@@ -9,16 +9,14 @@ import logging
 import multiprocessing
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from oklasim.errors import OklasimError
 from oklasim.runs import lifetime
 from oklasim.sim.engine import compile_kernels
-
-if TYPE_CHECKING:
-    from oklasim.runs.batch import RunSpec
+from oklasim.strategies.registry import Strategy
 
 SECONDS_PER_UNIT = {"games": 1e-4, "hands": 1e-5}  # one core, the simplest strategies, roughly (expert: ~6x)
 log = logging.getLogger("oklasim")
@@ -68,7 +66,23 @@ def core_time(seconds: float) -> str:
     return f"about {hours / (24 * 365.25):,.1f} core-years"
 
 
-def auto_workers(spec: RunSpec) -> int:
+class RunPlan(Protocol):
+    """What a backend needs of a run's spec (``batch.RunSpec``, which a dataset's extends): its size, to choose the
+    number of workers, and its seats, to compile their kernels before the workers start."""
+
+    @property
+    def mode(self) -> str: ...  # "games" or "hands"
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def n_shards(self) -> int: ...
+
+    def seats(self) -> Sequence[Strategy]: ...
+
+
+def auto_workers(spec: RunPlan) -> int:
     """In-process below ~2 s of play (a pool does not pay), else every core."""
     seconds = spec.count * SECONDS_PER_UNIT[spec.mode]
     return 1 if seconds < 2 else max(1, min(os.cpu_count() or 1, spec.n_shards))
@@ -112,7 +126,7 @@ def _local_cluster(cluster_class, workers: int):
                              silence_logs=logging.CRITICAL, preload=["oklasim.runs._dask_worker"])
 
 
-def make_executor(spec: RunSpec, workers: int | None, scheduler: str | None = None,
+def make_executor(spec: RunPlan, workers: int | None, scheduler: str | None = None,
                   dask_local: int | None = None, executor: Executor | None = None) -> Backend:
     """The backend for ``workers`` local processes (1: this process), a Dask scheduler, a local Dask cluster, or
     the caller's own ``executor`` (started and shut down by the caller)."""

@@ -36,14 +36,11 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import hashlib
 import json
-import numbers
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -51,163 +48,21 @@ import optuna
 from optuna.trial import TrialState
 
 from oklasim.analysis.match import match
-from oklasim.analysis.stats import Estimate, mean_ci, paired_difference
+from oklasim.analysis.stats import mean_ci, paired_difference
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
 from oklasim.runs.storage import atomic_write_bytes, read_json
-from oklasim.sim.engine import stream_key
-from oklasim.strategies.registry import Strategy, resolve, split_strategies
+from oklasim.strategies.registry import Strategy
 from oklasim.studies.tune_result import OpponentFigures, TuneResult
-from oklasim.studies.tune_space import Dimension, dimensions, expand_panel
+from oklasim.studies.tune_spec import REDUCTION_FACTOR, TuneSpec, check_count
 
 SPEC_FILE = "tune.json"
 JOURNAL_FILE = "study.journal"
 LOCK_FILE = ".lock"
 RESULT_JSON = "result.json"
 RESULT_MD = "result.md"
-REDUCTION_FACTOR = 2  # successive halving keeps the better half at each rung; rungs double the deals
 STARTUP_TRIALS = 10  # random candidates before TPE models the results (Optuna's default)
-_SEARCH, _HELD_OUT, _SAMPLER = 0, 1, 2  # purposes in seed derivation: never the same stream twice
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)  # an interrupted trial ends FAIL (or stays RUNNING)
-
-
-@dataclass(frozen=True)
-class Objective:
-    """What a candidate's result on one deal is, and how the report words and prints it."""
-
-    describes: str  # the result on one deal, in words
-    unit: str  # what a deal is
-    figures: str  # the held-out table's figures
-    games: bool  # games to the target score, a share won (in %, gains in percentage points); else hands
-
-    def value(self, e: Estimate) -> str:
-        return e.bracketed(".2f", 100, "%") if self.games else e.bracketed()
-
-    def gain(self, e: Estimate) -> str:
-        return e.bracketed("+.2f", 100, " pp") if self.games else e.bracketed()
-
-
-OBJECTIVES = {
-    "points": Objective("the paired points/hand difference against each opponent", "deals",
-                        "paired points/hand vs the opponent", games=False),
-    "games": Objective("the share of games to the target score won against each opponent, over the seatings of "
-                       "each game", "games", "games won", games=True),
-}
-
-
-@dataclass(frozen=True)
-class Aggregate:
-    """How a candidate's figures against the opponents make its objective."""
-
-    describes: str  # in "the ... over the panel of"
-    of_values: Callable[[Sequence[float]], float]
-    worst_row: bool  # the held-out table shows the worst case beside the panel mean
-    over_baseline: bool = False  # the figures are the candidate's gains over the defaults on the same deals
-
-
-AGGREGATES = {
-    "mean": Aggregate("mean", lambda values: float(np.mean(values)), worst_row=False),
-    "min": Aggregate("worst case", lambda values: float(min(values)), worst_row=True),
-    # No opponent against whom the candidate does worse than the defaults: the worst of its paired gains.
-    "min-gain": Aggregate("worst gain over the defaults", lambda values: float(min(values)), worst_row=True,
-                          over_baseline=True),
-}
-
-
-@dataclass(frozen=True)
-class TuneSpec:
-    """Everything that decides a tune's search; two runs with equal specs play the same candidates."""
-
-    family: str
-    panel: tuple[str, ...]
-    rules: Rules
-    dimensions: tuple[Dimension, ...]
-    fixed: tuple[tuple[str, float], ...]
-    seed: int
-    hands_per_rung: int  # deals: hands, or games under the games objective
-    rungs: int
-    strategy_paths: tuple[str, ...] = ()
-    objective: str = "points"
-    aggregate: str = "mean"
-
-    @classmethod
-    def create(cls, family: str, against: str | Sequence[str], rules: Rules | str | None = None,
-               params: dict[str, tuple[float, float] | None] | None = None, fixed: dict[str, float] | None = None,
-               seed: int = 0, hands_per_rung: int = 1000, rungs: int = 4, strategy_paths: Sequence[str] = (),
-               objective: str = "points", aggregate: str = "mean"):
-        paths = tuple(str(p) for p in strategy_paths)
-        if objective not in OBJECTIVES:
-            raise OklasimError(f"unknown objective {objective!r}; objectives: {', '.join(OBJECTIVES)}")
-        if aggregate not in AGGREGATES:
-            raise OklasimError(f"unknown aggregate {aggregate!r}; aggregates: {', '.join(AGGREGATES)}")
-        stream_key(seed)  # checks it
-        _check_count(hands_per_rung, 2, "hands per rung")
-        _check_count(rungs, 1, "rungs")
-        against = split_strategies(against) if isinstance(against, str) else against
-        if not [a for a in against if a.strip()]:
-            raise OklasimError("the panel of opponents is empty: give --against A,B,...")
-        dims = dimensions(family, dict(params or {}), dict(fixed or {}), paths)
-        opponents = expand_panel(against)
-        resolved = [resolve(a, extra_paths=paths) for a in opponents]
-        panel = tuple(r.name for r in resolved)
-        if len({r.canonical() for r in resolved}) < len(panel):
-            raise OklasimError(f"an opponent is named twice in the panel: {', '.join(opponents)}")
-        return cls(family, panel, Rules.of(rules), dims, tuple(sorted((fixed or {}).items())), int(seed),
-                   int(hands_per_rung), int(rungs), paths, objective, aggregate)
-
-    def identity(self) -> dict:
-        """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
-        return {
-            "family": self.family, "rules": self.rules.to_dict(),
-            # every parameter spelled out: "eaai" and "eaai(tie_break=1)" are one opponent, and a changed default
-            # in a strategy file makes another study
-            "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
-            "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
-            "hands_per_rung": self.hands_per_rung, "rungs": self.rungs, "objective": self.objective,
-            # the mean, the only aggregate before min, stays out: the studies begun then keep their folder and key
-            **({"aggregate": self.aggregate} if self.aggregate != "mean" else {}),
-        }
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:10]
-
-    @property
-    def kind(self) -> Objective:
-        return OBJECTIVES[self.objective]
-
-    @property
-    def over_panel(self) -> Aggregate:
-        return AGGREGATES[self.aggregate]
-
-    def rung_deals(self) -> list[int]:
-        """Deals (hands or games) per opponent a candidate has played by the end of each rung."""
-        return [self.hands_per_rung * REDUCTION_FACTOR**k for k in range(self.rungs)]
-
-    def search_seed(self, rung: int, opponent: int) -> int:
-        return derived_seed(self.seed, _SEARCH, rung, opponent)
-
-    def held_out_seed(self, opponent: int) -> int:
-        return derived_seed(self.seed, _HELD_OUT, 0, opponent)
-
-    def values(self, params: dict[str, float]) -> dict[str, float]:
-        """The parameter values of a trial's ``params`` (``Dimension.value``)."""
-        return {d.name: d.value(params[d.name]) for d in self.dimensions}
-
-    def strategy(self, values: dict[str, float]) -> Strategy:
-        return resolve(self.family, dict(self.fixed) | values, self.strategy_paths)
-
-    def baseline(self) -> Strategy:
-        return resolve(self.family, dict(self.fixed), self.strategy_paths)
-
-
-def _check_count(value, least: int, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
-        raise OklasimError(f"{what} must be a whole number of at least {least}, got {value!r}")
-
-
-def derived_seed(seed: int, purpose: int, rung: int, opponent: int) -> int:
-    """A 63-bit seed for one use; SeedSequence mixes its words so that no two uses share a stream."""
-    return int(np.random.SeedSequence([seed, purpose, rung, opponent]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 def default_folder(spec: TuneSpec) -> Path:
@@ -331,7 +186,7 @@ def run_trial(spec: TuneSpec, study: optuna.Study, workers: int | None) -> None:
     trial is left running on disk; the next run replaces it (see ``open_study``)."""
     n = len(finished_trials(study))
     study.sampler = optuna.samplers.TPESampler(
-        seed=int(derived_seed(spec.seed, _SAMPLER, n, 0) % 2**32), multivariate=True, n_startup_trials=STARTUP_TRIALS
+        seed=int(spec.sampler_seed(n) % 2**32), multivariate=True, n_startup_trials=STARTUP_TRIALS
     )
     trial = study.ask()
     try:
@@ -389,7 +244,7 @@ def run_tune(spec: TuneSpec, budget: int, out: str | Path | None = None, workers
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise OklasimError(f"the budget is a number of trials, at least 1; got {budget!r}")
-    _check_count(held_out, 2, "held-out deals")
+    check_count(held_out, 2, "held-out deals")
     folder = Path(out) if out is not None else None
     started = time.perf_counter()
     with _folder_lock(folder) if folder else nullcontext():

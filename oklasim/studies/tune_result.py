@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oklasim.analysis.stats import Estimate
 from oklasim.game.rules import PRESETS, Rules
-
-if TYPE_CHECKING:
-    from oklasim.studies.tune import TuneSpec
+from oklasim.studies.tune_spec import TuneSpec
 
 WORST_NOTE = ("the lowest of the opponents' figures, its interval from the lowest low to the lowest high: it holds "
               "when every opponent's does")
@@ -168,6 +165,3 @@ class TuneResult:
         if s.over_panel.worst_row:
             lines += ["", f"Panel worst: {WORST_NOTE}."]
         return "\n".join(lines) + "\n"
-
-
-# -- the whole tune -----------------------------------------------------------------------------------

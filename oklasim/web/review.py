@@ -3,8 +3,8 @@
 A review (``oklasim.review.review``) judges every decision of the person's seat with the advisor: a minute or so
 for a game of six hands at the default budget, so it runs in a thread of the server process and the page polls its
 progress; the job belongs to the server, so a reloaded page re-attaches to it. It is kept after every decision in
-``GAMES/<id>.review.json``, the file ``oklasim review GAMES/<id>.json`` writes: either goes on from the other's when
-both name the save by the same path (the review file keeps it) with the same worlds per decision and seed 0. One
+``GAMES/<id>.review.json``, the file ``oklasim review GAMES/<id>.json`` writes: either goes on from the other's
+with the same worlds per decision and seed 0 (the file names the game by its fingerprint, not its path). One
 review is judged at a time, since each keeps every core busy: a second request for the same game joins the running
 one, a request for another game is refused (429) until it ends. The advisor's other users (the advise form, the
 coach) are not held up: they share the cores meanwhile.
@@ -82,7 +82,7 @@ class Reviews:
             raise Refused(404, f"no game {game_id!r}")
         for name in (f"{game_id}.json", f"{game_id}.review.json"):
             inside(self.folder, name)  # neither may be a link out of the folder
-        save = self.folder / f"{game_id}.json"  # as configured, not resolved: the source the review file names
+        save = self.folder / f"{game_id}.json"
         if not save.is_file():
             raise Refused(404, f"no game {game_id!r}")
         return save, save.with_name(f"{game_id}.review.json")
@@ -174,7 +174,7 @@ class Reviews:
         try:
             review(game, self.samples, REVIEW_SEED, self.workers, out, progress=progress)
         except Stopped:
-            self._end(job, "the server stopped: start it again to go on from the decisions judged")
+            self._end(job, "the server stopped: start the review again to go on from the decisions judged")
         except OklasimError as exc:
             self._end(job, str(exc).splitlines()[0])
         except Exception as exc:  # a bug: without this the page would show "running" for ever
@@ -353,4 +353,4 @@ class StatsPages:
         draw = {player.POINTS_FIGURE: player.points_figure, player.OUTCOMES_FIGURE: player.outcomes_figure,
                 player.LOST_FIGURE: player.lost_figure}[name]
         with FIGURES:
-            return player._png(draw(stats))
+            return player.png(draw(stats))
