@@ -420,6 +420,8 @@ def test_a_whole_game_by_keys_with_each_hands_end(server, any_width, tmp_path):
     verdict = driver.find_element(By.CSS_SELECTOR, "#hand-end .result").text
     totals = re.search(r"totals .*", verdict).group(0)
     assert verdict.startswith("game over: ") and totals in driver.find_element(By.ID, "table-line").text
+    review = driver.find_element(By.LINK_TEXT, "review this game").get_attribute("href")
+    assert review.endswith("/review/" + driver.current_url.rstrip("/").rsplit("/", 1)[1]), review
     assert no_sideways_scroll(driver)
     screenshot(driver, tmp_path, f"game-over-{width}")
 
@@ -428,7 +430,8 @@ def test_no_page_scrolls_sideways_on_a_phone(server, tmp_path):
     url, _ = server
     with chromium(PHONE) as driver:
         for page, ready in [("/", "nav"), ("/play", "#new-game"), ("/advise", "#deck button"),
-                            ("/knock", ".knock-table"), ("/runs", "#runs"), ("/browse/reports/", "main")]:
+                            ("/knock", ".knock-table"), ("/runs", "#runs"), ("/browse/reports/", "main"),
+                            ("/stats", "main")]:
             driver.get(url + page)
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ready))
             assert driver.execute_script("return window.innerWidth") == PHONE

@@ -157,6 +157,10 @@
     if (s.over) {
       panel.append(OK.el("p", s.ending.line, "result"));
       s.ending.bonuses.forEach(line => panel.append(OK.el("p", line, "note")));
+      // Two players: the advisor weighs two-player hands, so only those games can be reviewed.
+      if (s.names.length === 2) {
+        panel.append(Object.assign(OK.el("a", "review this game"), {href: `/review/${id}`}), " \u00b7 ");
+      }
       panel.append(Object.assign(OK.el("a", "play another game"), {href: "/play"}));
       return;
     }
