@@ -24,6 +24,7 @@ CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = os.environ.get("OKLASIM_SCREENSHOTS")  # where the screenshots are kept beyond the test (docs/web)
 POSITION = ["2h 3h 4h 7s 7d 7h Jc Qc Kc 5d Ks", "9c", ["8d", "4s"]]  # hand, upcard, the pile after it
 DESKTOP, PHONE = 1280, 390  # page widths, px
+REVIEW_SAMPLES = 300  # worlds per decision of the server's reviews: quick
 LEVEL_AT = {DESKTOP: "beginner", PHONE: "club"}  # two levels: each width plays a whole game against one
 
 pytestmark = [
@@ -40,13 +41,19 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def games_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("web-games")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, games_folder):
     """``oklasim serve`` on a free port, in its own session; it and everything it started are gone afterwards."""
     root = tmp_path_factory.mktemp("serve")
     (root / "reports").mkdir()
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "oklasim.cli", "serve", "--port", str(port), "--runs",
-                                str(root / "runs"), "--reports", str(root / "reports")],
+                                str(root / "runs"), "--reports", str(root / "reports"), "--games",
+                                str(games_folder), "--review-samples", str(REVIEW_SAMPLES)],
                                stdout=subprocess.DEVNULL, stderr=open(root / "server.log", "w"), start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -437,3 +444,23 @@ def test_no_page_scrolls_sideways_on_a_phone(server, tmp_path):
             assert driver.execute_script("return window.innerWidth") == PHONE
             assert no_sideways_scroll(driver), page
         screenshot(driver, tmp_path, "knock-phone")
+
+
+def test_a_reviewed_game_reads_on_a_desktop_and_on_a_phone(server, games_folder, tmp_path):
+    from saved_games import save_bot_game
+
+    from oklasim.review import review, saved_game
+
+    url, _ = server
+    game_id = "ab" * 16
+    save = games_folder / f"{game_id}.json"
+    save_bot_game(save, "expert", "simple", seed=3, stop_after=30)
+    reviewed = review(saved_game(save), REVIEW_SAMPLES, out=games_folder / f"{game_id}.review.json")
+    for width in (DESKTOP, PHONE):
+        with chromium(width) as driver:
+            driver.get(f"{url}/review/{game_id}")
+            wait(driver, lambda d: d.find_elements(By.ID, "by-kind"))
+            shown = driver.find_element(By.ID, "points-lost").text
+            assert shown == f"{reviewed.lost():.1f}", shown
+            assert no_sideways_scroll(driver)
+            screenshot(driver, tmp_path, f"review-{width}")
