@@ -186,7 +186,8 @@ def ratios(tallies: dict[str, list[Tally]], ours: str, peer: str) -> str:
     per_step, per_choice, per_hand = (median(ours, c) / median(peer, c) for c in ("steps", "choices", "hands"))
     paired = [a.steps_per_second / b.steps_per_second for a, b in zip(tallies[ours], tallies[peer])]
     verdict = "met" if per_step >= TARGET else "NOT met"
-    return (f"{ours} / {peer}: {per_step:.1f}x steps/s (paired repeats {min(paired):.1f}-{max(paired):.1f}x), "
+    return (f"{ours} / {peer}: {per_step:.1f}x steps/s (paired repeats: median {statistics.median(paired):.1f}x, "
+            f"{min(paired):.1f}-{max(paired):.1f}x), "
             f"{per_choice:.1f}x choices/s, {per_hand:.1f}x hands/s; target >= {TARGET:.0f}x steps/s {verdict}")
 
 
