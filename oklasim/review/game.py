@@ -93,7 +93,7 @@ class _Watcher:
         hand = int(view[L.V_HAND_NUMBER])
         history = self.table_of().game.history[:known]
         told = (e.seen_by(self.seat) for e in history if e.hand == hand and e.name != "deal")
-        return tuple(e for e in told if e is not None and e.name != "hand_over")
+        return tuple(e for e in told if e is not None)
 
     def _add(self, view, seen, kind, draw=None, knock=False, discard=None, big_gin=False) -> None:
         self.decisions.append(Decision(len(self.decisions), int(view[L.V_HAND_NUMBER]), kind, view, seen, draw,
@@ -129,7 +129,7 @@ def hand_facts(record: np.ndarray, players: int) -> dict:
 def saved_game(path: str | Path) -> PlayedGame:
     """The person's decisions (seat 0) in a game saved by ``oklasim play --save`` or the web table."""
     from oklasim.strategies.registry import resolve
-    from oklasim.table.terminal import PersonSeat, load_save, seat_names
+    from oklasim.table.terminal import PersonSeat, ending_mismatch, load_save, seat_names
 
     record = load_save(Path(path))
     rules, against, seed = Rules.from_dict(record["rules"]), record["against"], record["seed"]
@@ -144,10 +144,9 @@ def saved_game(path: str | Path) -> PlayedGame:
         decisions, hands, result = _replay(rules, [person, BotSeat(strategy)], seed, 0, 0)
     except OklasimError as exc:
         raise OklasimError(f"the game saved in {path} does not replay: {exc}") from None
-    if (result is not None) != bool(record.get("finished")):
-        said = "finished" if record.get("finished") else "unfinished"
-        raise OklasimError(f"the game saved in {path} does not replay: after its {len(record['moves'])} moves the "
-                           f"game is {'over' if result is not None else 'not over'}, yet it is saved as {said}")
+    mismatch = ending_mismatch(record, result is not None)
+    if mismatch:
+        raise OklasimError(f"the game saved in {path} does not replay: {mismatch}")
     return PlayedGame(rules, seed, 0, "you", against, f"the game saved in {path}", tuple(decisions), tuple(hands),
                       result)
 

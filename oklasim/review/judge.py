@@ -19,11 +19,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
-from oklasim._kernels import layout as L
 from oklasim.advise.result import HISTORY_KNOCK_BIAS, LATE_STOCK
 from oklasim.analysis.stats import Estimate
 from oklasim.errors import OklasimError
-from oklasim.game.cards import format_card, format_hand
+from oklasim.game.cards import format_card
 from oklasim.review.game import DRAW, KNOCK, UPCARD, Decision, PlayedGame
 
 REVIEW_SAMPLES = 40_000  # worlds per decision (most weigh nothing where few explain the history: they cost little)
@@ -108,7 +107,7 @@ def judge(game: PlayedGame, d: Decision, samples: int, seed: int) -> Judgement:
         if advice.recommendation is not None:
             break
     common = {"number": d.number, "hand": d.hand, "kind": d.kind, "stock_left": d.stock_left,
-              "cards": format_hand(int(d.view[L.V_HAND])), "upcard": told["upcard"], "history": told.get("history", ""),
+              "cards": told["hand"], "upcard": told["upcard"], "history": told.get("history", ""),
               "played": played_label(d), "samples": advice.samples, "ess": round(float(advice.ess), 1),
               "knock_offered": d.kind == KNOCK, "knocked": d.knock}
     best = advice.recommendation

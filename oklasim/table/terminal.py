@@ -382,6 +382,16 @@ def load_save(path: Path) -> dict:
     return record
 
 
+def ending_mismatch(record: dict, over: bool) -> str | None:
+    """Why a replayed save is not the game it says it is: over when saved as unfinished, or the other way round
+    (None when they agree)."""
+    finished = bool(record.get("finished"))
+    if over == finished:
+        return None
+    return (f"after its {len(record['moves'])} moves the game is {'over' if over else 'not over'}, yet it is saved "
+            f"as {'finished' if finished else 'unfinished'}")
+
+
 class _Replayed(Exception):
     """A saved game's moves are all replayed: the next one would be typed."""
 

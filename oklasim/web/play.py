@@ -43,6 +43,7 @@ from oklasim.table.terminal import (
     SAVE_FORMAT,
     YES_NO,
     PersonSeat,
+    ending_mismatch,
     known_holdings,
     load_save,
     rules_label,
@@ -364,11 +365,9 @@ class Games:
             except Refused as exc:
                 raise Refused(400, f"the saved game {game_id} does not replay: its move {number} {move!r} is "
                                    f"refused: {exc}; start a new game") from None
-        over, finished = session.asked is None, bool(record.get("finished"))
-        if over != finished:
-            said = "finished" if finished else "unfinished"
-            raise Refused(400, f"the saved game {game_id} does not replay: after its {len(record['moves'])} moves "
-                               f"the game is {'over' if over else 'not over'}, yet it is saved as {said}")
+        mismatch = ending_mismatch(record, session.asked is None)
+        if mismatch:
+            raise Refused(400, f"the saved game {game_id} does not replay: {mismatch}")
         return session
 
     def saved(self) -> tuple[list[dict], list[str]]:
