@@ -20,7 +20,7 @@ from oklasim.advise.result import CALIBRATED_OPPONENTS, CALIBRATION, HISTORY_KNO
 from oklasim.errors import OklasimError, read_text
 from oklasim.game.cards import parse_hand
 from oklasim.review.game import DISCARD, DRAW, KNOCK, UPCARD, PlayedGame
-from oklasim.review.judge import BEST, CLOSE, MISTAKE, NOT_JUDGED, Judgement
+from oklasim.review.judge import BEST, CLOSE, KNOCK_BOOST, MISTAKE, NOT_JUDGED, Judgement
 from oklasim.table.terminal import arranged, rules_label
 
 REVIEW_FORMAT = 1
@@ -83,7 +83,7 @@ class Review:
                 f"weighed). Intervals cover the sampling, and for a knock weighed against playing on also the "
                 f"model's measured bias of a knock ({HISTORY_KNOCK_BIAS[False]} points, "
                 f"{HISTORY_KNOCK_BIAS[True]} with {LATE_STOCK} or fewer stock cards left): {measured} "
-                f"({CALIBRATION}). {self.samples:,} worlds per decision ({8 * self.samples:,} at a knock), "
+                f"({CALIBRATION}). {self.samples:,} worlds per decision ({KNOCK_BOOST * self.samples:,} at a knock), "
                 f"seed {self.seed}: the same game, seed and worlds give the same review.")
 
     def to_dict(self, complete: bool = True) -> dict:
