@@ -104,7 +104,8 @@ class _Ended(Exception):
     """An unfinished save: its moves are all replayed."""
 
 
-def _replay(rules: Rules, seats: list, seed: int, game: int, seat: int) -> tuple[list[Decision], list[dict], dict | None]:
+def _replay(rules: Rules, seats: list, seed: int, game: int,
+            seat: int) -> tuple[list[Decision], list[dict], dict | None]:
     table: Table | None = None
     watcher = _Watcher(lambda: table, seat)
     table = Table(rules, seats, seed, game, watch=watcher)

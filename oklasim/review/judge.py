@@ -6,9 +6,9 @@ of worlds, never seconds, so that the same game, seed and budget give the same r
 decision (the question people bring) gets ``KNOCK_BOOST`` times the budget, because a history most worlds do not
 explain leaves few effective ones.
 
-The verdicts: ``best`` (the play is the advisor's best, or beats its choice on the fresh sample), ``mistake`` (the best beats it with confidence: the
-points lost and their interval), ``close`` (the difference is inside the noise), ``not judged`` (too little
-evidence, or the play was not among the actions weighed).
+The verdicts: ``best`` (the play is the advisor's best, or beats its choice on the fresh sample), ``mistake``
+(the best beats it with confidence: the points lost and their interval), ``close`` (the difference is inside the
+noise), ``not judged`` (too little evidence, or the play was not among the actions weighed).
 """
 
 from __future__ import annotations
