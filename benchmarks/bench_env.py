@@ -3,9 +3,11 @@
     .venv/bin/python benchmarks/bench_env.py [--num-envs 4096] [--steps 200] [--repeats 5]
 
 Figures are medians of the repeats (after a warm-up). VectorGin's steps/s count the learner's decisions
-including the policy's time (numpy: a uniformly random legal action per game), and without it ("the env
-alone"); hands/s count the hands finished (skipped deal-and-knock hands included). The engine's own rate on
-like hands is printed as the bound any environment has on this machine at this load.
+including the policy's time (``spaces.random_legal``: a uniformly random legal action per game, numpy), and
+without it ("the env alone"); with ``copy=True`` (the default: each step returns fresh arrays) and ``copy=False``
+(the env's own buffers). Hands/s count the hands finished (skipped deal-and-knock hands included). The engine's own
+rate on like hands ("random" against "simple", no observation encoded) is printed last: about the most any
+environment can reach on this machine at this load.
 """
 
 from __future__ import annotations
@@ -23,17 +25,16 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core
 sys.path.insert(0, str(Path(__file__).parent))
 from common import machine_load  # noqa: E402
 
-from oklasim.env import aec  # noqa: E402
+from oklasim.env import aec, spaces  # noqa: E402
 from oklasim._kernels.env_vector_nb import GS_EPISODE  # noqa: E402
 from oklasim.env.vector import AutoresetMode, VectorGin  # noqa: E402
-from oklasim.sim.engine import simulate  # noqa: E402
+from oklasim._kernels import env_dataset_nb as D  # noqa: E402
+from oklasim._kernels import layout as L  # noqa: E402
+from oklasim.env.dataset import play_chunks  # noqa: E402
+from oklasim.game.rules import Rules  # noqa: E402
+from oklasim.sim.engine import kernel_rules, resolve_all, simulate  # noqa: E402
 
-
-def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row (0 where nothing is asked)."""
-    counts = masks.sum(1, dtype=np.int16)
-    pick = (rng.random(len(masks)) * np.maximum(counts, 1)).astype(np.int16)
-    return np.argmax(np.cumsum(masks, 1, dtype=np.int16) > pick[:, None], 1)
+ENGINE_SEATS = ["random", "simple"]
 
 
 def aec_steps_per_second(seconds: float) -> float:
@@ -48,38 +49,49 @@ def aec_steps_per_second(seconds: float) -> float:
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps / (time.perf_counter() - started)
 
 
-def vector_rates(num_envs: int, steps: int, mode=AutoresetMode.NEXT_STEP) -> tuple[float, float, float]:
-    """(decision steps/s with the policy, complete hands/s, steps/s of the env alone)."""
-    env = VectorGin(num_envs, opponent="simple", autoreset_mode=mode)
+def vector_rates(num_envs: int, steps: int, mode=AutoresetMode.NEXT_STEP, copy: bool = True) -> tuple[float, ...]:
+    """(decision steps/s with the policy, complete hands/s, steps/s of the env alone, learner decisions per hand)."""
+    env = VectorGin(num_envs, opponent="simple", autoreset_mode=mode, copy=copy)
     _, info = env.reset(seed=0)
     masks = info["action_mask"]
     rng = np.random.default_rng(0)
     episode0 = env.states[:, GS_EPISODE].sum()
-    decisions, in_env = 0, 0.0
+    resets, ended, in_env = 0, 0, 0.0
     started = time.perf_counter()
     for _ in range(steps):
-        actions = random_actions(masks, rng)
+        actions = spaces.random_legal(masks, rng)
         stepped = time.perf_counter()
-        _, _, _, _, info = env.step(actions)
+        _, _, terminated, truncated, info = env.step(actions)
         in_env += time.perf_counter() - stepped
-        decisions += int(masks.any(1).sum())  # the games asked something (not a next-step reset)
+        resets += ended  # under next-step autoreset a game ended last step is reset, not asked, this step
+        ended = int(np.count_nonzero(terminated | truncated)) if mode == AutoresetMode.NEXT_STEP else 0
         masks = info["action_mask"]
     elapsed = time.perf_counter() - started
+    decisions = steps * num_envs - resets
     hands = env.states[:, GS_EPISODE].sum() - episode0  # one hand per episode (episode="hand")
-    return decisions / elapsed, hands / elapsed, decisions / in_env
+    return decisions / elapsed, hands / elapsed, decisions / in_env, decisions / hands
 
 
 def engine_hands_per_second() -> float:
-    """The engine alone on like hands ("random" against "simple"): the bound of any env on this machine now."""
-    simulate(strategies=["random", "simple"], hands=2000, seed=0)
+    """The engine alone on like hands ("random" against "simple", both in numba, no observation): the bound of
+    any env on this machine now."""
+    simulate(strategies=ENGINE_SEATS, hands=2000, seed=0)
     started = time.perf_counter()
-    simulate(strategies=["random", "simple"], hands=50_000, seed=0)
+    simulate(strategies=ENGINE_SEATS, hands=50_000, seed=0)
     return 50_000 / (time.perf_counter() - started)
+
+
+def engine_decisions_per_hand(hands: int = 3000) -> float:
+    """The decisions of the "random" seat per hand in those games (the dataset kernel counts them)."""
+    records = np.empty((hands, L.N_GAME_FIELDS), dtype=np.int64)
+    chunks = play_chunks(kernel_rules(Rules(), True), resolve_all(ENGINE_SEATS, 2), 0, 0, hands, records)
+    return sum(int(np.count_nonzero(chunk.rows[:, D.R_SEAT] == 0)) for chunk in chunks) / hands
 
 
 def main() -> None:
@@ -94,13 +106,19 @@ def main() -> None:
     aec_rates = [aec_steps_per_second(args.aec_seconds) for _ in range(args.repeats)]
     print(f"AEC env, random masked policy: {statistics.median(aec_rates):,.0f} decision steps/s (median of "
           f"{args.repeats})")
-    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
-        rates = [vector_rates(args.num_envs, args.steps, mode) for _ in range(args.repeats)]
-        print(f"VectorGin N={args.num_envs} ({mode.value}), one core, numpy random masked policy vs 'simple': "
-              f"{statistics.median(r[0] for r in rates):,.0f} decision steps/s, "
+    for mode, copy in ((AutoresetMode.NEXT_STEP, True), (AutoresetMode.NEXT_STEP, False),
+                       (AutoresetMode.SAME_STEP, True)):
+        rates = [vector_rates(args.num_envs, args.steps, mode, copy) for _ in range(args.repeats)]
+        print(f"VectorGin N={args.num_envs} ({mode.value}, copy={copy}), one core, numpy random masked policy vs "
+              f"'simple': {statistics.median(r[0] for r in rates):,.0f} decision steps/s, "
               f"{statistics.median(r[1] for r in rates):,.0f} complete hands/s; the env alone "
-              f"{statistics.median(r[2] for r in rates):,.0f} steps/s (median of {args.repeats})")
-    print(f"the engine alone, 'random' vs 'simple': {engine_hands_per_second():,.0f} hands/s")
+              f"{statistics.median(r[2] for r in rates):,.0f} steps/s; {statistics.median(r[3] for r in rates):.1f} "
+              f"learner decisions per hand (median of {args.repeats})")
+    engine, per_hand = statistics.median(engine_hands_per_second() for _ in range(args.repeats)), \
+        engine_decisions_per_hand()
+    print(f"the engine alone, 'random' vs 'simple': {engine:,.0f} hands/s; with the random seat's {per_hand:.1f} "
+          f"decisions per hand, {engine * per_hand:,.0f} of its decisions/s: about the most any env could do here "
+          f"with no observation, mask or policy")
     print(machine_load())
 
 

@@ -123,3 +123,12 @@ def test_parallel_games_end_when_a_cycle_closes(players):
         ended += 1
         assert sum(total.values()) == pytest.approx(0)
     assert ended == 6
+
+
+def test_the_order_checks_hold_before_reset():
+    env = aec.env()
+    for read in (lambda: env.agent_selection, lambda: env.terminations, lambda: env.last()):
+        with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+            read()
+    env.reset(seed=1)
+    assert env.agent_selection in env.possible_agents and env.last()[2] is False

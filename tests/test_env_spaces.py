@@ -156,3 +156,64 @@ def test_the_documented_layout_is_the_kernels():
     assert f"``OBS_SIZE`` = {K.OBS_SIZE}" in doc and f"``N_ACTIONS`` = {K.N_ACTIONS}" in doc
     for action in (K.A_DISCARD, K.A_KNOCK, K.A_BIG_GIN, K.A_PLAY_ON, K.A_ARRANGE, K.A_WAIT):
         assert any(re.match(rf"{action}\b", cell) for cell in first_cells), action
+
+
+def test_random_legal_is_uniform_over_the_legal_actions():
+    masks = np.zeros((3, spaces.N_ACTIONS), dtype=np.int8)
+    masks[0, [4, 9, 60]] = 1
+    masks[1, 2] = 1  # row 2: nothing legal (an ended episode)
+    rng = np.random.default_rng(0)
+    draws = np.array([spaces.random_legal(masks, rng) for _ in range(3000)])
+    values, counts = np.unique(draws[:, 0], return_counts=True)
+    assert values.tolist() == [4, 9, 60] and all(900 < c < 1100 for c in counts)  # 1000 each, 4.5 sd
+    assert (draws[:, 1] == 2).all() and (draws[:, 2] == 0).all()
+
+
+def held_from_events(game: GameBoard) -> dict[int, set[int]]:
+    """Each seat's cards known to be held, replayed from the events of the hand in play: a card taken from the pile
+    is held until the taker throws it (a reference for the encoding's shortcut)."""
+    hand = game.history[-1].hand
+    held = {s: set() for s in range(game.players)}
+    for event in (e for e in game.history if e.hand == hand):
+        if event.name in ("take_upcard", "draw_pile"):
+            held[event.seat].add(event.a)
+        elif event.name in ("discard", "knock"):
+            held[event.seat].discard(event.a)
+    return held
+
+
+def test_the_held_planes_replay_the_pile():
+    """Every seat's P_HELD planes are the cards each other seat took from the pile and has not thrown since, cards
+    thrown and taken again by the same seat included (the case the encoding replays its log for)."""
+    retaken = 0
+    for seed in range(30):
+        for game, seat, kind in random_decisions(Rules().replace(players=2 + seed % 3), seed, 400):
+            held = held_from_events(game)
+            for observer in range(game.players):
+                view = game.view(observer)
+                obs, _ = spaces.observe(view, L.D_NONE)
+                for r in range(1, game.players):
+                    other = (observer + r) % game.players
+                    shown = set(np.flatnonzero(obs[(K.P_HELD + r - 1) * 52 : (K.P_HELD + r) * 52]).tolist())
+                    assert shown == held[other] - pile_of_cards(view), (seed, observer, other)
+                    retaken += bool(view[L.V_TAKEN + other] & view[L.V_DISCARDED + other])
+    assert retaken > 0  # the replayed case was met
+
+
+def pile_of_cards(view) -> set[int]:
+    return set(int(c) for c in view[L.V_PILE : L.V_PILE + view[L.V_PILE_SIZE]])
+
+
+def test_a_board_without_events_plays_the_same_game():
+    """``GameBoard(events=False)`` (the AEC env's) keeps no event history and plays exactly the game with one."""
+    simple = resolve("simple")
+    boards = [GameBoard(Rules().replace(players=3), seed=8, events=events) for events in (True, False)]
+    while (asked := boards[0].next_decision()) is not None:
+        assert boards[1].next_decision() == asked
+        seat, kind = asked
+        answer = simple.decide(kind, boards[0].view(seat), simple.vector())
+        for board in boards:
+            board.apply(seat, kind, answer)
+    assert boards[1].next_decision() is None and boards[0].result() == boards[1].result()
+    assert np.array_equal(np.array(boards[0].records), np.array(boards[1].records))
+    assert boards[0].events() and not boards[1].events()

@@ -19,13 +19,6 @@ from oklasim.game.rules import Rules  # noqa: E402
 from oklasim.sim.engine import kernel_rules, resolve_all, run_kernel  # noqa: E402
 
 
-def random_actions(masks, rng):
-    """A uniformly random legal action per game (0 where nothing is asked: the action is then ignored)."""
-    counts = masks.sum(1)
-    pick = (rng.random(len(masks)) * np.maximum(counts, 1)).astype(np.int64)
-    return np.where(counts > 0, np.argmax(np.cumsum(masks, 1) > pick[:, None], 1), 0)
-
-
 @pytest.mark.parametrize("illegal", ["retry", "lose"])
 def test_gymnasium_check_env(illegal):
     check_env(OklahomaGinEnv(opponent="expert", illegal=illegal), skip_render_check=True)
@@ -40,7 +33,7 @@ def test_reset_seed_is_reproducible():
         obs, info = env.reset(seed=9)
         rng, seen = np.random.default_rng(1), [obs]
         for _ in range(60):
-            obs, reward, term, trunc, info = env.step(random_actions(info["action_mask"][None], rng)[0])
+            obs, reward, term, trunc, info = env.step(spaces.random_legal(info["action_mask"][None], rng)[0])
             seen += [obs, np.array([reward])]
             if term or trunc:
                 obs, info = env.reset()
@@ -52,7 +45,7 @@ def trajectories(env, steps, seed, first=0):
     obs, info = env.reset(seed=seed)
     out = [obs]
     for _ in range(steps):
-        actions = np.concatenate([random_actions(info["action_mask"][i : i + 1], np.random.default_rng(
+        actions = np.concatenate([spaces.random_legal(info["action_mask"][i : i + 1], np.random.default_rng(
             [seed, first + i, len(out)])) for i in range(env.num_envs)])
         obs, rewards, term, trunc, info = env.step(actions)
         out.append(np.column_stack([obs, rewards, term, trunc]))
@@ -76,7 +69,7 @@ def test_autoreset_modes(mode):
     ended_before = np.zeros(8, bool)
     episodes = 0
     for _ in range(300):
-        actions = random_actions(info["action_mask"], rng)
+        actions = spaces.random_legal(info["action_mask"], rng)
         obs, rewards, term, trunc, info = env.step(actions)
         ended = term | trunc
         if mode == AutoresetMode.NEXT_STEP:
@@ -97,7 +90,7 @@ def test_an_illegal_action_raises_and_moves_no_game():
     env = VectorGin(3, opponent="simple")
     obs, info = env.reset(seed=1)
     boards = env.boards.copy()
-    actions = random_actions(info["action_mask"], np.random.default_rng(0))
+    actions = spaces.random_legal(info["action_mask"], np.random.default_rng(0))
     actions[1] = spaces.N_ACTIONS - 1
     with pytest.raises(IllegalAction, match=r"game 1: action 142 \(wait\) is not legal; the learner is asked"):
         env.step(actions)
@@ -191,3 +184,17 @@ def test_the_batched_env_shows_the_learner_what_the_aec_env_shows_it():
         total += reward[0]
     assert len(batched) > 50 and np.array_equal(np.array(seen[: len(batched)]), np.array(batched))
     assert batched_rewards == pytest.approx(rewards[: len(batched_rewards)])
+
+
+def test_without_copies_the_env_returns_its_own_buffers():
+    copied, shared = VectorGin(4, opponent="simple"), VectorGin(4, opponent="simple", copy=False)
+    (obs_a, info_a), (obs_b, info_b) = copied.reset(seed=3), shared.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = spaces.random_legal(info_a["action_mask"], rng)
+        step_a, step_b = copied.step(actions), shared.step(actions)
+        for a, b in zip(step_a[:4], step_b[:4]):
+            assert np.array_equal(a, b)
+        assert np.array_equal(step_a[4]["action_mask"], step_b[4]["action_mask"])
+        assert np.shares_memory(step_b[0], obs_b) and not np.shares_memory(step_a[0], obs_a)
+        info_a = step_a[4]

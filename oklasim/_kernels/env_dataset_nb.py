@@ -156,7 +156,7 @@ PLAY_DECISIONS_SIGNATURE = int64(
 )
 
 
-@lazy_njit(PLAY_DECISIONS_SIGNATURE)
+@lazy_njit(PLAY_DECISIONS_SIGNATURE, nogil=True)  # plays while a thread writes the last chunk
 def play_decisions_nb(decide0, decide1, decide2, decide3, params, rules, seed, first_game, n_games, hand_out,
                       game_out, obs_out, mask_out, rows_out, status):
     """Play games ``first_game + status[ST_GAMES]`` ... until ``n_games`` are done or a buffer fills, every decision

@@ -117,12 +117,16 @@ def capped_nb(value):
 @njit(cache=True)
 def known_held_nb(view, held):
     """Cards each seat is known to hold (``held`` by seat), from the hand's public log: each card taken from the
-    pile stays known in the taker's hand until it throws it. Replays the pile from the first upcard; a hand longer
-    than the log (only through the draw guard) falls back on the taken-and-never-thrown cards."""
+    pile stays known in the taker's hand until it throws it. A seat holds exactly the cards it took and never threw,
+    unless it threw a card and took it again (or the reverse): only then is the log replayed, the pile rebuilt from
+    the first upcard (a hand longer than the log, only through the draw guard, keeps the taken-never-thrown rule)."""
     for seat in range(MAX_SEATS):
         held[seat] = 0
     turns = view[V_LOG_TURNS]
-    if turns > MAX_LOG_TURNS:
+    retaken = False
+    for seat in range(view[V_PLAYERS]):
+        retaken |= (view[V_TAKEN + seat] & view[V_DISCARDED + seat]) != 0
+    if turns > MAX_LOG_TURNS or not retaken:
         for seat in range(view[V_PLAYERS]):
             held[seat] = view[V_TAKEN + seat] & ~view[V_DISCARDED + seat]
     else:
@@ -143,13 +147,18 @@ def known_held_nb(view, held):
     held[view[V_SEAT]] = 0
 
 
-@njit(cache=True)
-def plane_nb(out, plane, mask, value):
+SPREAD = np.array([[(byte >> k) & 1 for k in range(8)] for byte in range(256)], dtype=np.int8)  # a byte's bits
+
+
+@njit(cache=True, inline="always")
+def plane_nb(out, plane, mask):
+    """Card plane ``plane``: 1 for each card of ``mask``, 0 for the others (every byte written: a loop without
+    branches, which the compiler vectorises)."""
     base = plane * N_CARDS
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out[base + count_cards_nb(low - 1)] = value
+    for chunk in range(0, N_CARDS, 8):
+        bits = SPREAD[(mask >> chunk) & 0xFF]
+        for k in range(min(8, N_CARDS - chunk)):
+            out[base + chunk + k] = bits[k]
 
 
 @njit(cache=True)
@@ -177,12 +186,13 @@ def meld_fields_nb(meld, out, at):
 @njit(cache=True)
 def encode_nb(view, kind, out):
     """Write the observation of the seat whose row is ``view``, asked ``kind`` (D_NONE: nothing), into ``out``."""
-    out[:] = 0
+    out[P_PILE_TOP * N_CARDS : P_UNSEEN * N_CARDS] = 0  # the other planes are written whole
+    out[X:] = 0
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     held = stack_array_nb(1, MAX_SEATS, np.int64)[0]
     known_held_nb(view, held)
-    plane_nb(out, P_HAND, view[V_HAND], 1)
+    plane_nb(out, P_HAND, view[V_HAND])
     size = view[V_PILE_SIZE]
     for depth in range(size):
         out[P_PILE_BELOW * N_CARDS + view[V_PILE + size - 1 - depth]] = capped_nb(depth)
@@ -191,12 +201,14 @@ def encode_nb(view, kind, out):
         out[P_PILE_TOP * N_CARDS + top] = 1
         out[P_PILE_BELOW * N_CARDS + top] = 0
     known = view[V_HAND] | view[V_PILE_MASK]
-    for r in range(1, players):
+    for r in range(1, MAX_SEATS):
         seat = (me + r) % players
-        plane_nb(out, P_HELD + r - 1, held[seat], 1)
-        plane_nb(out, P_THROWN + r - 1, view[V_DISCARDED + seat], 1)
-        known |= held[seat]
-    plane_nb(out, P_UNSEEN, FULL_DECK & ~known, 1)
+        present = r < players  # the planes of seats a smaller table lacks are 0
+        plane_nb(out, P_HELD + r - 1, held[seat] if present else 0)
+        plane_nb(out, P_THROWN + r - 1, view[V_DISCARDED + seat] if present else 0)
+        if present:
+            known |= held[seat]
+    plane_nb(out, P_UNSEEN, FULL_DECK & ~known)
     if 0 <= kind < 5:
         out[X_KIND + kind] = 1
     if kind == D_KNOCK:

@@ -11,6 +11,7 @@ gives a kernel scratch memory without allocating.
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import numpy as np
@@ -62,6 +63,18 @@ def lazy_njit(signature, **options):
         return dispatcher
 
     return decorate
+
+
+@functools.cache
+def entry_point(kernel):
+    """A ``lazy_njit`` kernel's compiled entry (found once), called without the dispatcher's typing of each argument
+    (more than the work of a kernel that plays one step of one game). The caller must pass arguments of exactly the
+    kernel's one signature: C-contiguous arrays of its dtypes (a wrong dtype raises, a wrong layout is not
+    detected), ints and floats. The plain function without JIT."""
+    if config.DISABLE_JIT:
+        return kernel
+    kernel.compile_now()
+    return kernel.overloads[kernel.signatures[0]].entry_point
 
 
 def decide_function(dispatcher):

@@ -58,6 +58,8 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
         self.cycles, self.max_cycles, self.render_mode = cycles, max_cycles, render_mode
         self.metadata = {**self.metadata, "is_parallelizable": bool(cycles)}
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.shown: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # each agent's (observation, mask) of the board now
         obs_space = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0, spaces.OBS_HIGH, (spaces.OBS_SIZE,), np.int8),
             "action_mask": gymnasium.spaces.Box(0, 1, (spaces.N_ACTIONS,), np.int8),
@@ -76,13 +78,22 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
     # -- what each agent sees ----------------------------------------------------------------------------------
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
-        asked = self._pending()
-        kind = asked[1] if asked is not None and asked[0] == seat else L.D_NONE
-        obs, mask = spaces.observe(self.board.view(seat), kind)
-        if self.cycles and kind == L.D_NONE:  # not asked, or the game over and the cycle not yet closed
-            mask[K.A_WAIT] = 1
-        return {"observation": obs, "action_mask": mask}
+        obs, mask = self._shown(agent)
+        return {"observation": obs.copy(), "action_mask": mask.copy()}
+
+    def _shown(self, agent) -> tuple[np.ndarray, np.ndarray]:
+        """The agent's observation and mask, encoded once per state of the game (``step`` and ``reset`` forget
+        them): an agent loop reads the mask of the agent selected twice a step."""
+        shown = self.shown.get(agent)
+        if shown is None:
+            seat = self.seat_of[agent]
+            asked = self._pending()
+            kind = asked[1] if asked is not None and asked[0] == seat else L.D_NONE
+            shown = spaces.observe(self.board.view(seat), kind)
+            if self.cycles and kind == L.D_NONE:  # not asked, or the game over and the cycle not yet closed
+                shown[1][K.A_WAIT] = 1
+            self.shown[agent] = shown
+        return shown
 
     # -- playing -----------------------------------------------------------------------------------------------
 
@@ -95,7 +106,8 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
             if self.seed is None:
                 self.seed = int(np.random.SeedSequence().entropy % 2**63)
             self.game += 1
-        self.board = GameBoard(self.rules, self.seed, self.game)
+        self.board = GameBoard(self.rules, self.seed, self.game, events=False)
+        self.shown = {}
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -114,23 +126,27 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        seat = self.possible_agents.index(agent)
+        seat = self.seat_of[agent]
         asked = self._pending()
         if asked is not None and seat == asked[0]:
-            answer = None if action is None else spaces.answer_of(asked[1], action)
-            if answer is None or not self.observe(agent)["action_mask"][action]:
-                self._illegal(agent, action)
-            else:
-                self.board.apply(seat, asked[1], answer)
+            if self._legal(agent, action):
+                self.board.apply(seat, asked[1], spaces.answer_of(asked[1], action))
                 self._advance()
+            else:
+                self._illegal(agent, action)
         elif action != K.A_WAIT:  # only in the cycle order is a seat not asked selected
             self._illegal(agent, action)
         self.steps += 1
+        self.shown = {}
         self._next_agent(seat)
         self._accumulate_rewards()
 
+    def _legal(self, agent, action) -> bool:
+        return isinstance(action, (int, np.integer)) and 0 <= action < spaces.N_ACTIONS and \
+            bool(self._shown(agent)[1][action])
+
     def _illegal(self, agent, action) -> None:
-        legal = spaces.legal_names(self.observe(agent)["action_mask"])
+        legal = spaces.legal_names(self._shown(agent)[1])
         named = "None" if action is None else f"{action} ({spaces.action_name(action)})"
         message = f"{agent}: action {named} is not legal now; legal: {legal}"
         if self.illegal == "raise":
@@ -147,6 +163,8 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
         """Ask the board what is next, paying the rewards of the hands (and the game) it ends on the way."""
         hands = len(self.board.records)
         self.board.next_decision()
+        if len(self.board.records) == hands and not self.board.over:  # most steps: the hand goes on
+            return
         players = self.rules.players
         total = np.zeros(players)
         for record in self.board.records[hands:]:
@@ -222,9 +240,39 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
         pass
 
 
+def _forwarded(name: str) -> property:
+    """An attribute of the wrapped env, read directly, with PettingZoo's check that ``reset`` came first."""
+
+    def read(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, the attributes an agent loop reads at every
+    step forwarded directly: through the wrapper's ``__getattr__`` they cost more than a step of the game
+    (``benchmarks/bench_env_rlcard.py``)."""
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+
 def env(**kwargs):
     """The AEC env with PettingZoo's order checks (the classic envs' ``env``)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs):

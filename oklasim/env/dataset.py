@@ -45,6 +45,7 @@ import resource
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,9 @@ DECISIONS = "decisions"
 OBS_SIZE = K.OBS_SIZE
 N_ACTIONS = K.N_ACTIONS
 ENCODING_VERSION = K.ENCODING_VERSION
-# A shard's observations are played and written a row group at a time: ~40 MB of buffers, whatever the shard size.
-ROWS_PER_CALL = 32_768
+# A shard's observations are played and written a row group at a time, in two sets of buffers used in turn
+# (one is written by a thread while the kernel fills the other): ~20 MB, whatever the shard size.
+ROWS_PER_CALL = 8_192
 # Shards: ~16 per run, each of ~35 decisions a hand for 2 players, so ~40 MB of parquet at most.
 SHARD_LIMITS = {"games": (100, 1_000), "hands": (1_000, 10_000)}
 SHARDS_WANTED = 16
@@ -156,12 +158,15 @@ def play_chunks(rules_array: np.ndarray, seats: Sequence[Strategy], seed: int, f
                 game_out: np.ndarray, rows_per_call: int = ROWS_PER_CALL) -> Iterator[Chunk]:
     """Play games ``first_game .. first_game + n_games - 1`` of ``seed`` (``game_out``: their records, filled as
     they finish), yielding their decisions a few thousand rows at a time; a game longer than the buffers grows
-    them. A chunk's arrays are views of buffers the next chunk reuses: write it before taking the next."""
+    them. A chunk's arrays are views of two sets of buffers used in turn: a chunk stays valid while the next one is
+    played (a thread may write it meanwhile) and is overwritten by the one after."""
     key = stream_key(seed)
     deciders, params = seat_arguments(seats)
     status = np.zeros(D.DS_STATUS_SIZE, dtype=np.int64)
-    obs, mask, rows, hand_out = buffers(rows_per_call)
+    sets = [buffers(rows_per_call), buffers(rows_per_call)]
+    turn = 0
     while status[E.ST_GAMES] < n_games:
+        obs, mask, rows, hand_out = sets[turn]
         status[E.ST_HANDS] = status[D.DS_ROWS] = 0
         before = int(status[E.ST_GAMES])
         code = D.play_decisions_nb(*deciders, params, rules_array, key, first_game, n_games, hand_out, game_out,
@@ -169,10 +174,11 @@ def play_chunks(rules_array: np.ndarray, seats: Sequence[Strategy], seed: int, f
         if code == L.E_ILLEGAL:
             raise_illegal(status, seats, seed)
         if status[E.ST_GAMES] == before:  # the next game needs more rows than the buffers hold
-            obs, mask, rows, hand_out = buffers(2 * len(obs))
+            sets[turn] = buffers(2 * len(obs))
             continue
         n = int(status[D.DS_ROWS])
         yield Chunk(obs[:n], mask[:n], rows[:n], hand_out[: status[E.ST_HANDS]].copy())
+        turn = 1 - turn
 
 
 def buffers(capacity: int) -> tuple[np.ndarray, ...]:
@@ -252,11 +258,22 @@ def play_dataset_shard(spec: DatasetSpec, shard: int, run_dir: str) -> tuple[int
     game_out = np.empty((count, L.N_GAME_FIELDS), dtype=np.int64)
     writer = ShardWriter(storage.shard_path(Path(run_dir), DECISIONS, shard), spec.run_id)
     hand_parts = []
+    # A chunk is written by a thread while the kernel plays the next (both release the GIL): parquet's encoding
+    # of the observations costs about as much as playing them.
+    written = None
     try:
-        for chunk in play_chunks(kernel_rules(rules, not games_mode), spec.seats(), spec.seed, first, count,
-                                 game_out):
-            writer.write(decisions_table(chunk, rules.players, games_mode))
-            hand_parts.append(chunk.hands)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oklasim-dataset-writer") as thread:
+            try:
+                for chunk in play_chunks(kernel_rules(rules, not games_mode), spec.seats(), spec.seed, first, count,
+                                         game_out):
+                    table = decisions_table(chunk, rules.players, games_mode)
+                    if written is not None:
+                        written.result()  # the chunk before: its buffers are the next chunk's
+                    written = thread.submit(writer.write, table)
+                    hand_parts.append(chunk.hands)
+            finally:
+                if written is not None:
+                    written.result()
         hands = hands_frame(np.concatenate(hand_parts), rules.players)
         if games_mode:  # the decisions last: a shard counts as done once its decisions file exists
             storage.write_shard(Path(run_dir), "games", shard, games_frame(game_out, rules.players), spec.run_id)

@@ -10,6 +10,7 @@ import numpy as np
 
 from oklasim._kernels import env_nb as K
 from oklasim._kernels import layout as L
+from oklasim._kernels.linking import entry_point
 from oklasim.game.cards import format_card, format_hand
 from oklasim.strategies.registry import Strategy
 
@@ -22,21 +23,21 @@ OBS_HIGH = K.OBS_HIGH
 def observe(view: np.ndarray, kind: int) -> tuple[np.ndarray, np.ndarray]:
     """(observation int8[OBS_SIZE], action mask int8[N_ACTIONS]) of the seat whose row is ``view``, asked ``kind``
     (``layout.D_*``; ``D_NONE`` for a seat not asked: its mask is all 0)."""
-    obs = np.zeros(OBS_SIZE, dtype=np.int8)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    K.observe_step(view, int(kind), obs, mask)
+    obs = np.empty(OBS_SIZE, dtype=np.int8)  # the kernel writes every byte
+    mask = np.empty(N_ACTIONS, dtype=np.int8)
+    entry_point(K.observe_step)(np.ascontiguousarray(view, dtype=np.int64), int(kind), obs, mask)
     return obs, mask
 
 
 def answer_of(kind: int, action: int) -> int | None:
     """The step machine's answer to decision ``kind`` that ``action`` stands for; None if it answers another."""
-    answer = int(K.answer_step(int(kind), int(action)))
+    answer = entry_point(K.answer_step)(int(kind), int(action))
     return None if answer == K.NO_ANSWER else answer
 
 
 def action_of(kind: int, answer: int) -> int:
     """The action id of the step machine's ``answer`` to decision ``kind`` (what a strategy's decide returned)."""
-    action = int(K.action_step(int(kind), int(answer)))
+    action = entry_point(K.action_step)(int(kind), int(answer))
     if action < 0:
         raise ValueError(f"{answer} answers no decision {kind}")
     return action
@@ -46,6 +47,20 @@ def strategy_action(strategy: Strategy, view: np.ndarray, kind: int) -> int:
     """The action an oklasim strategy takes, deciding on the seat's own row (its memory and random stream live
     there, as in the engine)."""
     return action_of(kind, strategy.decide(int(kind), view, strategy.vector()))
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``masks`` (``int8[n, N_ACTIONS]``, 1 legal), 0 for a row with
+    none (a game whose episode ended: its action is ignored). Vectorised: one pass to find the legal actions, so
+    that a random baseline costs little beside a batched env's step."""
+    masks = np.asarray(masks, dtype=np.int8).reshape(-1, N_ACTIONS)
+    legal = np.flatnonzero(masks.view(np.bool_))  # (row, action) pairs in row order, as flat indices
+    counts = np.bincount(legal // N_ACTIONS, minlength=len(masks))
+    pick = np.cumsum(counts) - counts + (rng.random(len(masks)) * counts).astype(np.int64)
+    has = counts > 0
+    actions = np.zeros(len(masks), dtype=np.int64)
+    actions[has] = legal[pick[has]] % N_ACTIONS
+    return actions
 
 
 def action_name(action: int) -> str:

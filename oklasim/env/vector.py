@@ -16,7 +16,7 @@ import numpy as np
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import env_vector_nb as K
 from oklasim._kernels import layout as L
-from oklasim._kernels.linking import DECIDE_SIGNATURE
+from oklasim._kernels.linking import DECIDE_SIGNATURE, entry_point
 from oklasim.errors import OklasimError
 from oklasim.sim.engine import DECISION_NAMES, raise_illegal, resolve_all, seat_arguments, stream_key
 
@@ -47,13 +47,6 @@ class CompiledDecider(WrapperAddressProtocol):
         return DECIDE_SIGNATURE
 
 
-def entry_point(kernel):
-    """The kernel's compiled entry, called without the dispatcher's typing of each argument (most of the time
-    of a step of one game). The arguments must be of the kernel's one signature: ``VectorGin`` builds them so."""
-    kernel.compile_now()
-    return kernel.overloads[kernel.signatures[0]].entry_point
-
-
 def seat_strategies(opponent, players: int, seat: int):
     """Every seat's strategy: the opponents' (one spec for all, or one per other seat in table order); the
     learner's seat holds the first opponent's, never asked."""
@@ -69,7 +62,9 @@ class VectorGin(gymnasium.vector.VectorEnv):
     Observations are ``int8[num_envs, OBS_SIZE]``; the legal actions are ``infos["action_mask"]`` (``int8[num_envs,
     N_ACTIONS]``, also ``action_masks()``). Rewards, episodes and the illegal-action error are the AEC env's
     (``episode="hand"`` or ``"game"``, zero-sum real points). An illegal action raises before any game moves.
-    ``record_hands=True`` keeps every finished hand's engine record (``hand_records()``). A game over before the
+    ``record_hands=True`` keeps every finished hand's engine record (``hand_records()``). ``copy=False``
+    (as gymnasium's ``SyncVectorEnv``) returns the env's own observation, mask and reward buffers, overwritten by
+    the next step, instead of copies. A game over before the
     learner is asked anything (an opponent took the first upcard and knocked at once) is played and recorded but
     is no episode: the slot goes on to its next game. Rewards met before the learner's first decision of an
     episode (a game episode's first hands) are paid with its first step."""
@@ -78,7 +73,7 @@ class VectorGin(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int, rules=None, opponent="simple", players: int | None = None, seat: int = 0,
                  episode: str = "hand", win_bonus: float = 100.0, autoreset_mode=AutoresetMode.NEXT_STEP,
-                 first_slot: int = 0, record_hands: bool = False):
+                 first_slot: int = 0, record_hands: bool = False, copy: bool = True):
         self.rules = EpisodeRules(rules, players, episode)
         n = self.num_envs = int(num_envs)
         if n < 1:
@@ -93,10 +88,11 @@ class VectorGin(gymnasium.vector.VectorEnv):
         self.strategies = seat_strategies(opponent, self.rules.players, seat)
         deciders, self.params = seat_arguments(self.strategies)
         if numba.config.DISABLE_JIT:  # plain Python: the functions themselves
-            self.deciders, self.kernel = deciders, K.vector_step_nb
+            self.deciders = deciders
         else:
             compiled = {id(d): CompiledDecider(d) for d in deciders}
-            self.deciders, self.kernel = tuple(compiled[id(d)] for d in deciders), entry_point(K.vector_step_nb)
+            self.deciders = tuple(compiled[id(d)] for d in deciders)
+        self.kernel = entry_point(K.vector_step_nb)
         self.single_observation_space = gymnasium.spaces.Box(0, spaces.OBS_HIGH, (spaces.OBS_SIZE,), np.int8)
         self.single_action_space = gymnasium.spaces.Discrete(spaces.N_ACTIONS)
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, n)
@@ -114,6 +110,7 @@ class VectorGin(gymnasium.vector.VectorEnv):
         self.ended = np.zeros(n, dtype=bool)
         self.status = np.zeros(K.VS_STATUS_SIZE, dtype=np.int64)
         self.record_hands = record_hands
+        self.out = np.copy if copy else (lambda array: array)
         self.hand_out = np.zeros((n * RECORD_ROOM + L.MAX_HANDS_PER_GAME if record_hands else 0, L.N_HAND_FIELDS),
                                  dtype=np.int64)
         self.records: list[np.ndarray] = []
@@ -133,7 +130,7 @@ class VectorGin(gymnasium.vector.VectorEnv):
         else:
             self.states[:, K.GS_EPISODE] += self.states[:, K.GS_KIND] != L.D_NONE  # a game left unfinished
         self._run(np.zeros(self.num_envs, dtype=np.int64), np.ones(self.num_envs, dtype=np.int8))
-        return self.obs.copy(), {"action_mask": self.masks.copy()}
+        return self.out(self.obs), {"action_mask": self.out(self.masks)}
 
     def step(self, actions):
         """Play each game's action (ignored where the previous step ended an episode, under next-step autoreset)."""
@@ -145,10 +142,10 @@ class VectorGin(gymnasium.vector.VectorEnv):
         self._run(actions, starting)
         terminated, truncated = self.terminated.astype(bool), self.truncated.astype(bool)
         self.ended = terminated | truncated
-        infos = {"action_mask": self.masks.copy()}
+        infos = {"action_mask": self.out(self.masks)}
         if self.autoreset_mode == AutoresetMode.SAME_STEP and self.ended.any():
-            infos["final_obs"], infos["_final_obs"] = self.final_obs.copy(), self.ended.copy()
-        return self.obs.copy(), self.rewards.copy(), terminated, truncated, infos
+            infos["final_obs"], infos["_final_obs"] = self.out(self.final_obs), self.ended.copy()
+        return self.out(self.obs), self.out(self.rewards), terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game now (``int8[num_envs, N_ACTIONS]``)."""

@@ -22,6 +22,7 @@ import numpy as np
 from oklasim._kernels import engine_nb as E
 from oklasim._kernels import layout as L
 from oklasim._kernels import steps_nb as S
+from oklasim._kernels.linking import entry_point
 from oklasim._kernels.melds_nb import MAX_MELDS_IN_ARRANGEMENT
 from oklasim.errors import OklasimError
 from oklasim.game.rules import Rules
@@ -43,8 +44,10 @@ class IllegalMove(OklasimError):
 
 
 def apply_or_refuse(board, seat, kind, answer, arrangements, trace, status) -> None:
-    """``apply_step``, or ``IllegalMove`` with the machine's reason and the board left as it was."""
-    if S.apply_step(board, seat, kind, answer, arrangements, trace, status) != L.E_NONE:
+    """``apply_step``, or ``IllegalMove`` with the machine's reason and the board left as it was. ``board`` and the
+    scratch arrays must be C-contiguous int64 (a board's own arrays, or copies): the kernel is called through its
+    entry point, whose typing would cost more than the step."""
+    if entry_point(S.apply_step)(board, seat, kind, answer, arrangements, trace, status) != L.E_NONE:
         error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
         actor = int(error[1])  # the seat whose decision it is
         reason = (illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8])) if actor == seat
@@ -82,11 +85,11 @@ class GameBoard:
     """A whole game, dealt and refereed by the engine's kernels: ``next_decision`` says who is to decide what,
     ``apply`` takes the answer (or raises ``IllegalMove`` with the reason), ``events`` tells what happened."""
 
-    def __init__(self, rules: Rules, seed: int, game: int = 0):
+    def __init__(self, rules: Rules, seed: int, game: int = 0, events: bool = True):
         self.rules = rules
         self.board = E.new_board()
         self.board[L.HIDDEN, L.S_RULES : L.S_RULES + L.N_RULE_FIELDS] = rules.to_array()
-        self.board[L.HIDDEN, L.S_TRACING] = 1
+        self.board[L.HIDDEN, L.S_TRACING] = 1 if events else 0  # without: no event history (``events`` is empty)
         self.game_record = np.zeros(L.N_GAME_FIELDS, dtype=np.int64)
         self.deck_rng = S.open_game_step(self.board, stream_key(seed), game, self.game_record)
         self.dealer = int(self.game_record[L.G_FIRST_DEALER])
@@ -122,7 +125,7 @@ class GameBoard:
             if not self.in_hand:
                 self._open_hand()
                 continue
-            seat, kind = S.pending_step(self.board, self.arrangements, self.trace, self.status)
+            seat, kind = entry_point(S.pending_step)(self.board, self.arrangements, self.trace, self.status)
             self._read_trace()
             if kind != L.D_NONE:
                 self.asked = (int(seat), int(kind))
@@ -177,7 +180,8 @@ class GameBoard:
         self.records.append(record)
         self.final_hands.append([int(h) for h in self.board[L.HIDDEN, L.S_HANDS : L.S_HANDS + self.players]])
         self.in_hand = False
-        self.history.append(Event(len(self.records) - 1, -1, "hand_over", len(self.records) - 1, 0))
+        if self.board[L.HIDDEN, L.S_TRACING]:
+            self.history.append(Event(len(self.records) - 1, -1, "hand_over", len(self.records) - 1, 0))
         if S.close_hand_step(self.board, record, self.scores, self.boxes, self.game_record):
             self._settle()
         else:
@@ -190,6 +194,8 @@ class GameBoard:
 
     def _read_trace(self) -> None:
         rows = int(self.status[E.ST_TRACE])
+        if rows == 0:
+            return
         if rows == STEP_TRACE_ROWS:
             raise OklasimError("a step made more events than the trace holds")  # a bug: STEP_TRACE_ROWS covers a step
         self.history += [Event(int(r[1]), int(r[2]), EVENT_NAMES[r[3]], int(r[4]), int(r[5])) for r in self.trace[:rows]]
