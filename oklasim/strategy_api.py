@@ -9,6 +9,10 @@ A strategy file (any path given with ``--strategy-path`` or listed in
   strategy is first played) or ``@njit(DECIDE_SIGNATURE, cache=True)``
   (compiled when the file is loaded): ``decide_nb(kind, view, params) -> int``.
 
+A family that keeps memory between its decisions declares its slots (``Family(memory=N)``, read and written at
+``view[FAMILY.memory_start + k]``) and the families it hands decisions to on the same view
+(``delegates=(...)``), whose slots then come before its own.
+
 ``kind`` is one of the ``D_*`` decisions; ``view`` is the seat's int64 row
 (``V_*`` slots: its hand, the discard pile, what others took and threw, the
 hand's turns in order (``log_turn_nb(view, i)`` for ``i`` below
@@ -96,7 +100,7 @@ from oklasim._kernels.opponents_nb import (
     unseen_nb,
 )
 from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from oklasim._kernels.layout import MAX_PARAMS
+from oklasim._kernels.layout import MAX_PARAMS, N_MEMORY, V_MEMORY
 from oklasim._kernels.linking import DECIDE_SIGNATURE, lazy_njit, stack_array_nb
 from oklasim._kernels.melds_nb import (
     deadwood_after_discard_fast_nb,
@@ -149,10 +153,49 @@ class Family:
     # True declares that it answers D_CONFIRM_DISCARD (is V_ASKED the card D_DISCARD would throw?) exactly as its
     # D_DISCARD answers: the advisor then asks that, which may stop early, to weigh a world by the family's discards.
     confirms_discard: bool = False
+    # The V_MEMORY slots its kernel keeps between decisions (zeroed at each deal), from ``view[memory_start]`` on.
+    memory: int = 0
+    # The families it hands decisions to on the same view (``mc`` to its continuations): their slots come first and
+    # its own after theirs, so that none overwrites another's.
+    delegates: tuple["Family", ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
             raise OklasimError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
+        if self.memory < 0 or self.memory_end > N_MEMORY:
+            raise OklasimError(f"strategy {self.name}: its memory ends at slot {self.memory_end}, past the "
+                               f"{N_MEMORY} slots of V_MEMORY")
+        users = [f for f in self.composition() if f.memory]
+        for i, first in enumerate(users):
+            for second in users[i + 1 :]:
+                if first.memory_base < second.memory_end and second.memory_base < first.memory_end:
+                    raise OklasimError(f"strategy {self.name}: the memory of {first.name} ({first.slots_text()}) and "
+                                       f"of {second.name} ({second.slots_text()}) overlap, and it hands decisions to "
+                                       "both on the same view")
+
+    @property
+    def memory_base(self) -> int:
+        """Its first V_MEMORY slot, after those of every family it hands decisions to."""
+        return max((d.memory_end for d in self.delegates), default=0)
+
+    @property
+    def memory_end(self) -> int:
+        return self.memory_base + self.memory
+
+    @property
+    def memory_start(self) -> int:
+        """The view slot of its first memory slot: ``view[memory_start + k]``, k below ``memory``."""
+        return V_MEMORY + self.memory_base
+
+    def composition(self) -> list["Family"]:
+        """It and every family it hands decisions to, directly or through another, each once."""
+        found = [self]
+        for delegate in self.delegates:
+            found += [f for f in delegate.composition() if all(f is not g for g in found)]
+        return found
+
+    def slots_text(self) -> str:
+        return f"V_MEMORY slots {self.memory_base}..{self.memory_end - 1}"
 
 
 # Own draws in a long two-player hand (31 stock cards shared, and a few pile draws): the search range of a

@@ -365,8 +365,8 @@ def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
 
 def check_remembered_gains(view):
     """The gains a decision left in the view are the kept hand's exact ones, and the next take's saving uses them."""
-    kept, known = int(view[L.V_MEMORY + MODULE.MEMORY_KEPT]), int(view[L.V_MEMORY + MODULE.MEMORY_OUTS])
-    low, high = view[L.V_MEMORY + MODULE.MEMORY_GAINS_LOW], view[L.V_MEMORY + MODULE.MEMORY_GAINS_HIGH]
+    kept, known = int(view[MODULE.MEMORY + MODULE.MEMORY_KEPT]), int(view[MODULE.MEMORY + MODULE.MEMORY_OUTS])
+    low, high = view[MODULE.MEMORY + MODULE.MEMORY_GAINS_LOW], view[MODULE.MEMORY + MODULE.MEMORY_GAINS_HIGH]
     dw = reference.deadwood(kept)
     for card in (c for c in range(52) if known >> c & 1):
         after = reference.deadwood_after_discard(kept | 1 << card)
@@ -385,7 +385,7 @@ def test_the_gains_remembered_for_the_next_take_are_exact():
     remembered = 0
     for view, _ in positions_after_a_draw(100, seed=12):
         card = MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS)
-        assert view[L.V_MEMORY + MODULE.MEMORY_KEPT] == view[L.V_HAND] & ~(1 << card)
+        assert view[MODULE.MEMORY + MODULE.MEMORY_KEPT] == view[L.V_HAND] & ~(1 << card)
         remembered += check_remembered_gains(view)
     for view in random_positions(200, seed=13):
         if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) == 1:
@@ -399,7 +399,7 @@ def test_a_take_that_draws_from_the_stock_remembers_every_out_of_the_hand():
     declined = 0
     for view in random_positions(300, seed=14):
         hand = int(view[L.V_HAND])
-        if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) != 0 or view[L.V_MEMORY + MODULE.MEMORY_KEPT] != hand:
+        if MODULE.decide_nb(L.D_DRAW, view, DEFAULTS) != 0 or view[MODULE.MEMORY + MODULE.MEMORY_KEPT] != hand:
             continue  # taken, or declined before the stock draw was weighed
         outs = int(MODULE.meld_outs_nb(hand)) & int(MODULE.opponent_model_nb(view, DEFAULTS)[MODULE.M_UNSEEN])
         assert check_remembered_gains(view) == min(bin(outs).count("1"), MODULE.MOST_REMEMBERED)

@@ -48,6 +48,15 @@ from .layout import (
     E_BUFFER,
     E_ILLEGAL,
     E_NONE,
+    ER_ANSWER,
+    ER_CODE,
+    ER_FORBIDDEN,
+    ER_GAME,
+    ER_HAND,
+    ER_HAND_NUMBER,
+    ER_KIND,
+    ER_KNOCK_DISCARDS,
+    ER_SEAT,
     ERROR_FIELDS,
     G_BOXES,
     G_FIRST_DEALER,
@@ -266,15 +275,15 @@ def trace_nb(trace, status, board, seat, event, a, b):
 def illegal_nb(board, seat, kind, answer):
     """Record an illegal answer with the situation it was given in; returns E_ILLEGAL."""
     error = board[HIDDEN, S_ERROR : S_ERROR + ERROR_FIELDS]
-    error[0] = E_ILLEGAL
-    error[1] = seat
-    error[2] = kind
-    error[3] = answer
-    error[4] = board[seat, V_HAND]
-    error[5] = board[HIDDEN, S_GAME]
-    error[6] = board[seat, V_HAND_NUMBER]
-    error[7] = board[seat, V_FORBIDDEN]
-    error[8] = board[seat, V_KNOCK_DISCARDS]
+    error[ER_CODE] = E_ILLEGAL
+    error[ER_SEAT] = seat
+    error[ER_KIND] = kind
+    error[ER_ANSWER] = answer
+    error[ER_HAND] = board[seat, V_HAND]
+    error[ER_GAME] = board[HIDDEN, S_GAME]
+    error[ER_HAND_NUMBER] = board[seat, V_HAND_NUMBER]
+    error[ER_FORBIDDEN] = board[seat, V_FORBIDDEN]
+    error[ER_KNOCK_DISCARDS] = board[seat, V_KNOCK_DISCARDS]
     return E_ILLEGAL
 
 

@@ -1,34 +1,59 @@
-"""Index constants of ``Rules.to_array()`` and codes of its enumerated fields.
+"""The layouts of the kernels' rows, declared once: the packed rules, a seat's view, the board's hidden row, the
+error record, the hand and game records; and the codes of their enumerated fields.
 
-Kernels read the packed rules through these names; ``oklasim.game.rules`` packs
-them. Plain module-level ints, which numba treats as compile-time constants.
+Each layout is a ``Record`` whose fields are declared in order with their widths; a field's offset follows from the
+fields before it, so two fields never overlap and a record's size is the sum of its widths
+(``tests/test_layout.py`` checks every exported offset against its record). Kernels read the rows through the
+module-level names (``V_HAND``, ``S_DECK``, ``H_POINTS``...): plain ints, which numba treats as compile-time
+constants. ``oklasim.game.rules`` packs the rules in ``RULES``'s order.
 """
 
 from .cards_nb import N_CARDS
 from .melds_nb import MAX_MELDS_IN_ARRANGEMENT
 
-R_PLAYERS = 0
-R_HAND_SIZE = 1
-R_OKLAHOMA = 2
-R_FIXED_KNOCK_LIMIT = 3
-R_ACE_UPCARD = 4
-R_SPADE_DOUBLE = 5
-R_GIN_BONUS = 6
-R_BIG_GIN = 7
-R_BIG_GIN_BONUS = 8
-R_UNDERCUT_BONUS = 9
-R_TIE_RULE = 10
-R_DISCARD_TAKEN_CARD = 11
-R_WALL_RULE = 12
-R_DEALER_RULE = 13
-R_TARGET_SCORE = 14
-R_BOX_BONUS = 15
-R_GAME_BONUS = 16
-R_SHUTOUT_RULE = 17
-R_SINGLE_HAND = 18
-R_MAX_DRAWS = 19
-R_DEAL_KNOCK_LIMIT = 20
-N_RULE_FIELDS = 21
+
+class Record:
+    """A row layout: named fields of given widths, one after another from offset 0."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.fields: dict[str, tuple[int, int]] = {}  # name: (offset, width)
+        self.size = 0
+
+    def field(self, name: str, width: int = 1) -> int:
+        """Declare the next field; returns its offset."""
+        if name in self.fields or width < 1:
+            raise ValueError(f"{self.name}: field {name!r} declared twice or of width {width}")
+        self.fields[name] = (self.size, width)
+        self.size += width
+        return self.fields[name][0]
+
+
+MAX_SEATS = 4
+
+RULES = Record("rules")
+R_PLAYERS = RULES.field("players")
+R_HAND_SIZE = RULES.field("hand_size")
+R_OKLAHOMA = RULES.field("oklahoma")
+R_FIXED_KNOCK_LIMIT = RULES.field("fixed_knock_limit")
+R_ACE_UPCARD = RULES.field("ace_upcard")
+R_SPADE_DOUBLE = RULES.field("spade_double")
+R_GIN_BONUS = RULES.field("gin_bonus")
+R_BIG_GIN = RULES.field("big_gin")
+R_BIG_GIN_BONUS = RULES.field("big_gin_bonus")
+R_UNDERCUT_BONUS = RULES.field("undercut_bonus")
+R_TIE_RULE = RULES.field("tie_rule")
+R_DISCARD_TAKEN_CARD = RULES.field("discard_taken_card")
+R_WALL_RULE = RULES.field("wall_rule")
+R_DEALER_RULE = RULES.field("dealer_rule")
+R_TARGET_SCORE = RULES.field("target_score")
+R_BOX_BONUS = RULES.field("box_bonus")
+R_GAME_BONUS = RULES.field("game_bonus")
+R_SHUTOUT_RULE = RULES.field("shutout_rule")
+R_SINGLE_HAND = RULES.field("single_hand")
+R_MAX_DRAWS = RULES.field("max_draws")
+R_DEAL_KNOCK_LIMIT = RULES.field("deal_knock_limit")
+N_RULE_FIELDS = RULES.size
 
 ACE_GIN_ONLY = 0
 ACE_ONE = 1
@@ -63,109 +88,124 @@ BIG_GIN = N_CARDS  # the D_KNOCK answer "lay all 11 cards, no discard" (not a ca
 NO_CARD = -1
 
 # -- A player's view: everything that seat may know, one int64 row per seat ------------
-V_SEAT = 0
-V_PLAYERS = 1
-V_DEALER = 2
-V_HAND = 3  # own cards (mask); 11 cards between drawing and discarding
-V_HAND_NUMBER = 4  # hand of the game, from 0
-V_UPCARD = 5
-V_KNOCK_LIMIT = 6  # 0 = gin only
-V_MULTIPLIER = 7  # 2 when a spade upcard doubles the hand
-V_STOCK_LEFT = 8
-V_PILE_SIZE = 9
-V_DRAWS = 10  # draws by all players this hand (a taken upcard counts)
-V_MY_DRAWS = 11
-V_DRAWN = 12  # card drawn this turn, NO_CARD before the draw
-V_FORBIDDEN = 13  # card that may not be discarded now, or NO_CARD
-V_KNOCK_DISCARDS = 14  # mask of discards that leave a legal knock (at D_KNOCK)
-V_BIG_GIN = 15  # 1 when big gin is on offer (at D_KNOCK)
-V_LAST_CHANCE = 16  # 1 under the fiftieth-card rule: take the last discard only to knock
-V_N_ARRANGEMENTS = 17  # at D_ARRANGE
-V_RNG = 18  # the seat's own random stream state (see kit: rand_below_nb)
-V_PILE_MASK = 19  # cards in the discard pile
-V_SCORES = 20  # 4 slots: game score of each seat
-V_TAKEN = 24  # 4 slots: mask of cards each seat took from the pile (public)
-V_DISCARDED = 28  # 4 slots: mask of cards each seat discarded (public)
-V_PASSED = 32  # 4 slots: 1 if the seat passed the first upcard
-V_MEMORY = 36  # 8 slots the strategy may use freely; zeroed at each deal
+VIEW = Record("view")
+V_SEAT = VIEW.field("seat")
+V_PLAYERS = VIEW.field("players")
+V_DEALER = VIEW.field("dealer")
+V_HAND = VIEW.field("hand")  # own cards (mask); 11 cards between drawing and discarding
+V_HAND_NUMBER = VIEW.field("hand_number")  # hand of the game, from 0
+V_UPCARD = VIEW.field("upcard")
+V_KNOCK_LIMIT = VIEW.field("knock_limit")  # 0 = gin only
+V_MULTIPLIER = VIEW.field("multiplier")  # 2 when a spade upcard doubles the hand
+V_STOCK_LEFT = VIEW.field("stock_left")
+V_PILE_SIZE = VIEW.field("pile_size")
+V_DRAWS = VIEW.field("draws")  # draws by all players this hand (a taken upcard counts)
+V_MY_DRAWS = VIEW.field("my_draws")
+V_DRAWN = VIEW.field("drawn")  # card drawn this turn, NO_CARD before the draw
+V_FORBIDDEN = VIEW.field("forbidden")  # card that may not be discarded now, or NO_CARD
+V_KNOCK_DISCARDS = VIEW.field("knock_discards")  # mask of discards that leave a legal knock (at D_KNOCK)
+V_BIG_GIN = VIEW.field("big_gin")  # 1 when big gin is on offer (at D_KNOCK)
+V_LAST_CHANCE = VIEW.field("last_chance")  # 1 under the fiftieth-card rule: take the last discard only to knock
+V_N_ARRANGEMENTS = VIEW.field("n_arrangements")  # at D_ARRANGE
+V_RNG = VIEW.field("rng")  # the seat's own random stream state (see kit: rand_below_nb)
+V_PILE_MASK = VIEW.field("pile_mask")  # cards in the discard pile
+V_SCORES = VIEW.field("scores", MAX_SEATS)  # game score of each seat
+V_TAKEN = VIEW.field("taken", MAX_SEATS)  # mask of cards each seat took from the pile (public)
+V_DISCARDED = VIEW.field("discarded", MAX_SEATS)  # mask of cards each seat discarded (public)
+V_PASSED = VIEW.field("passed", MAX_SEATS)  # 1 if the seat passed the first upcard
 N_MEMORY = 8
-V_RULES = 44  # N_RULE_FIELDS slots: the packed rules
-V_PILE = V_RULES + N_RULE_FIELDS  # N_CARDS slots: the discard pile, bottom first
+V_MEMORY = VIEW.field("memory", N_MEMORY)  # slots the strategy may use freely; zeroed at each deal
+V_RULES = VIEW.field("rules", N_RULE_FIELDS)  # the packed rules
+V_PILE = VIEW.field("pile", N_CARDS)  # the discard pile, bottom first
 MAX_ARRANGEMENTS = 32
-V_ARRANGEMENTS = V_PILE + N_CARDS  # MAX_ARRANGEMENTS x MAX_MELDS_IN_ARRANGEMENT meld masks (at D_ARRANGE)
-V_ASKED = V_ARRANGEMENTS + MAX_MELDS_IN_ARRANGEMENT * MAX_ARRANGEMENTS  # the card asked about (D_CONFIRM_DISCARD)
-MAX_SEATS = 4
+# Meld masks of each arrangement on offer (at D_ARRANGE), MAX_MELDS_IN_ARRANGEMENT to an arrangement.
+V_ARRANGEMENTS = VIEW.field("arrangements", MAX_ARRANGEMENTS * MAX_MELDS_IN_ARRANGEMENT)
+V_ASKED = VIEW.field("asked")  # the card asked about (D_CONFIRM_DISCARD)
 # The hand's public log, turn by turn in the order played (engine_nb.log_draw_nb / log_discard_nb): what any player
 # at the table has seen, which the pile alone does not tell (whose discard each card was, who took which and when).
 # A turn is LOG_BITS bits: the seat, how it drew (LOG_PASS, LOG_PILE: the first upcard too, LOG_STOCK) and its
 # discard + 1 (0: none yet), LOG_PER_SLOT turns to a slot. V_LOG_TURNS counts on past MAX_LOG_TURNS (a hand that
 # long, possible only through the draw guard, is no longer logged).
-V_LOG_TURNS = V_ASKED + 1
-V_LOG = V_LOG_TURNS + 1
+V_LOG_TURNS = VIEW.field("log_turns")
 LOG_SLOTS = 20
 LOG_BITS = 10
 LOG_PER_SLOT = 6
 MAX_LOG_TURNS = LOG_SLOTS * LOG_PER_SLOT
 LOG_PASS, LOG_PILE, LOG_STOCK = 0, 1, 2
 LOG_SEAT_SHIFT, LOG_DRAW_SHIFT, LOG_DISCARD_SHIFT = 0, 2, 4  # fields of a turn: 2, 2 and 6 bits
+V_LOG = VIEW.field("log", LOG_SLOTS)
 V_LOG_END = V_LOG + LOG_SLOTS
 # Public counts over the game so far, STYLE_FIELDS slots per seat (zeroed at each game): what each seat's showdowns
 # showed of how it plays (engine_nb.reveal_nb).
-V_STYLE = V_LOG_END
 STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin
 STYLE_HELD = 1  # showdowns it did not start where its hand allowed a knock it had declined (it had drawn)
 STYLE_GINS = 2  # hands it ended by gin (big gin too)
 STYLE_FIELDS = 3
+V_STYLE = VIEW.field("style", STYLE_FIELDS * MAX_SEATS)
 V_STYLE_END = V_STYLE + STYLE_FIELDS * MAX_SEATS
-V_SIZE = V_STYLE_END
+V_SIZE = VIEW.size
 MAX_PARAMS = 24
 
 # -- Hand records: one int64 row per hand -----------------------------------------------
-H_GAME = 0
-H_HAND = 1
-H_DEALER = 2
-H_UPCARD = 3
-H_KNOCK_LIMIT = 4
-H_MULTIPLIER = 5
-H_OUTCOME = 6
-H_KNOCKER = 7
-H_KNOCKER_DEADWOOD = 8
-H_DEFENDER_DEADWOOD = 9  # 2 players: the defender after layoffs; more: the lowest opponent
-H_LAID_OFF = 10  # cards laid off, all opponents
-H_POINTS = 11  # points scored by the hand's winner
-H_WINNER = 12
-H_DRAWS = 13
-H_STOCK_LEFT = 14
-H_FIRST_TAKER = 15  # seat that took the first upcard, -1 if all passed
-H_PLAYERS = 16
-H_SEAT_POINTS = 17  # 4 slots: points each seat scored in the hand
-H_SEAT_DEADWOOD = 21  # 4 slots: each seat's deadwood at the end (after layoffs)
-N_HAND_FIELDS = H_SEAT_DEADWOOD + MAX_SEATS
+HAND_RECORD = Record("hand record")
+H_GAME = HAND_RECORD.field("game")
+H_HAND = HAND_RECORD.field("hand")
+H_DEALER = HAND_RECORD.field("dealer")
+H_UPCARD = HAND_RECORD.field("upcard")
+H_KNOCK_LIMIT = HAND_RECORD.field("knock_limit")
+H_MULTIPLIER = HAND_RECORD.field("multiplier")
+H_OUTCOME = HAND_RECORD.field("outcome")
+H_KNOCKER = HAND_RECORD.field("knocker")
+H_KNOCKER_DEADWOOD = HAND_RECORD.field("knocker_deadwood")
+H_DEFENDER_DEADWOOD = HAND_RECORD.field("defender_deadwood")  # 2 players: the defender after layoffs; more: the lowest
+H_LAID_OFF = HAND_RECORD.field("laid_off")  # cards laid off, all opponents
+H_POINTS = HAND_RECORD.field("points")  # points scored by the hand's winner
+H_WINNER = HAND_RECORD.field("winner")
+H_DRAWS = HAND_RECORD.field("draws")
+H_STOCK_LEFT = HAND_RECORD.field("stock_left")
+H_FIRST_TAKER = HAND_RECORD.field("first_taker")  # seat that took the first upcard, -1 if all passed
+H_PLAYERS = HAND_RECORD.field("players")
+H_SEAT_POINTS = HAND_RECORD.field("seat_points", MAX_SEATS)  # points each seat scored in the hand
+H_SEAT_DEADWOOD = HAND_RECORD.field("seat_deadwood", MAX_SEATS)  # each seat's deadwood at the end (after layoffs)
+N_HAND_FIELDS = HAND_RECORD.size
+
+# -- The record of an illegal answer, with the situation it was given in (engine_nb.illegal_nb) -------------------
+ERROR = Record("error")
+ER_CODE = ERROR.field("code")  # E_ILLEGAL
+ER_SEAT = ERROR.field("seat")  # the seat whose decision it was
+ER_KIND = ERROR.field("kind")
+ER_ANSWER = ERROR.field("answer")
+ER_HAND = ERROR.field("hand")  # the seat's cards
+ER_GAME = ERROR.field("game")
+ER_HAND_NUMBER = ERROR.field("hand_number")
+ER_FORBIDDEN = ERROR.field("forbidden")
+ER_KNOCK_DISCARDS = ERROR.field("knock_discards")
+ERROR_FIELDS = ERROR.size
 
 # -- The engine's board: rows 0..3 are the seats' views, row HIDDEN what no seat sees ----
 HIDDEN = MAX_SEATS
 BOARD_ROWS = MAX_SEATS + 1
-S_DEALER = 0
-S_TURN = 1  # seat to act
-S_PHASE = 2
-S_OFFERS = 3  # first-upcard offers made so far
-S_STOCK_POS = 4  # index in S_DECK of the top of the stock
-S_FIRST_TAKER = 5
-S_GAME = 6
-S_TRACING = 7  # 1 when events are written to the trace
-S_HANDS = 8  # MAX_SEATS slots: every hand
-S_DECK = S_HANDS + MAX_SEATS  # N_CARDS slots: the deck order of this hand
-S_RULES = S_DECK + N_CARDS  # N_RULE_FIELDS slots
-S_RECORD = S_RULES + N_RULE_FIELDS  # N_HAND_FIELDS slots: the hand record being filled
-S_ERROR = S_RECORD + N_HAND_FIELDS  # ERROR_FIELDS slots (see illegal_nb in engine_nb)
-ERROR_FIELDS = 9  # E_* code, seat, kind, answer, hand, game, hand number, forbidden, knock mask
-S_TAKEN = S_ERROR + ERROR_FIELDS  # the card the seat to act took from the pile this turn (NO_CARD: none)
-S_KNOCKER = S_TAKEN + 1  # the seat that knocked, from the knock to the end of the showdown
-S_BIG_GIN = S_KNOCKER + 1  # 1 when that knock is a big gin
-S_KEEP = S_BIG_GIN + 1  # at the fiftieth card: the hand of the seat offered the last discard, without it
+BOARD = Record("hidden row")
+S_DEALER = BOARD.field("dealer")
+S_TURN = BOARD.field("turn")  # seat to act
+S_PHASE = BOARD.field("phase")
+S_OFFERS = BOARD.field("offers")  # first-upcard offers made so far
+S_STOCK_POS = BOARD.field("stock_pos")  # index in S_DECK of the top of the stock
+S_FIRST_TAKER = BOARD.field("first_taker")
+S_GAME = BOARD.field("game")
+S_TRACING = BOARD.field("tracing")  # 1 when events are written to the trace
+S_HANDS = BOARD.field("hands", MAX_SEATS)  # every hand
+S_DECK = BOARD.field("deck", N_CARDS)  # the deck order of this hand
+S_RULES = BOARD.field("rules", N_RULE_FIELDS)
+S_RECORD = BOARD.field("record", N_HAND_FIELDS)  # the hand record being filled
+S_ERROR = BOARD.field("error", ERROR_FIELDS)  # the ERROR record of an illegal answer
+S_TAKEN = BOARD.field("taken")  # the card the seat to act took from the pile this turn (NO_CARD: none)
+S_KNOCKER = BOARD.field("knocker")  # the seat that knocked, from the knock to the end of the showdown
+S_BIG_GIN = BOARD.field("big_gin")  # 1 when that knock is a big gin
+S_KEEP = BOARD.field("keep")  # at the fiftieth card: the hand of the seat offered the last discard, without it
 # 1 when the other hands on the board are a completion (sim.completion): a showdown then counts no style
 # (V_STYLE) from them; the driver reveals the real hands when it learns them.
-S_COMPLETED = S_KEEP + 1
+S_COMPLETED = BOARD.field("completed")
 
 # The hand's step machine (engine_nb: pending_nb says what is asked next, apply_nb takes the answer). A phase
 # that asks names the decision; the others are steps the machine takes by itself.
@@ -193,19 +233,21 @@ OUT_TIE = 6  # equal deadwood scored nothing (tie_rule no_score)
 OUTCOME_NAMES = ("knock", "gin", "big_gin", "undercut", "void", "guard", "tie")
 
 # -- Game records -----------------------------------------------------------------------
-G_GAME = 0
-G_WINNER = 1
-G_HANDS = 2
-G_VOID_HANDS = 3
-G_FIRST_DEALER = 4
-G_GUARD = 5  # 1 if the game hit the hand-count guard
-G_SCORES = 6  # 4 slots: points from hands
-G_TOTALS = 10  # 4 slots: with box, game and shutout bonuses
-G_BOXES = 14  # 4 slots: hands won
-N_GAME_FIELDS = G_BOXES + MAX_SEATS
+GAME_RECORD = Record("game record")
+G_GAME = GAME_RECORD.field("game")
+G_WINNER = GAME_RECORD.field("winner")
+G_HANDS = GAME_RECORD.field("hands")
+G_VOID_HANDS = GAME_RECORD.field("void_hands")
+G_FIRST_DEALER = GAME_RECORD.field("first_dealer")
+G_GUARD = GAME_RECORD.field("guard")  # 1 if the game hit the hand-count guard
+G_SCORES = GAME_RECORD.field("scores", MAX_SEATS)  # points from hands
+G_TOTALS = GAME_RECORD.field("totals", MAX_SEATS)  # with box, game and shutout bonuses
+G_BOXES = GAME_RECORD.field("boxes", MAX_SEATS)  # hands won
+N_GAME_FIELDS = GAME_RECORD.size
 MAX_HANDS_PER_GAME = 1000
 
-assert S_COMPLETED < V_SIZE  # the hidden row is a board row: its slots must fit
+if BOARD.size > V_SIZE:  # the hidden row is a board row: its slots must fit
+    raise ValueError(f"the hidden row needs {BOARD.size} slots, a board row has {V_SIZE}")
 
 # -- Status codes of the engine ---------------------------------------------------------
 E_NONE = 0

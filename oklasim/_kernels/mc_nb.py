@@ -39,7 +39,6 @@ from .layout import (
     V_FORBIDDEN,
     V_HAND,
     V_LAST_CHANCE,
-    V_MEMORY,
     V_PLAYERS,
     V_RNG,
     V_SEAT,
@@ -61,8 +60,9 @@ EXACT_WORLDS = 32  # worlds weighed exactly before the roulette's cutoff is set 
 
 
 @njit(cache=True)
-def answer_nb(kind, view, column):
-    """The answer to decision ``kind`` that starts candidate ``column``."""
+def answer_nb(kind, view, column, memory):
+    """The answer to decision ``kind`` that starts candidate ``column`` (``memory``: the view slot of mc's first
+    memory slot)."""
     if kind == D_ARRANGE:
         return column[C_ACTION]
     if kind == D_DRAW:
@@ -71,8 +71,8 @@ def answer_nb(kind, view, column):
         return 1 if column[C_PRE] == PRE_TAKE else 0
     if kind == D_KNOCK and column[C_KIND] == ROLLOUT:
         # Play on: remember the discard chosen with it for the D_DISCARD that follows.
-        view[V_MEMORY] = column[C_DISCARD] + 1
-        view[V_MEMORY + 1] = view[V_DRAWS]
+        view[memory] = column[C_DISCARD] + 1
+        view[memory + 1] = view[V_DRAWS]
         return NO_CARD
     return column[C_DISCARD]
 
@@ -90,7 +90,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits):
+                 traits, memory):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -109,7 +109,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     (0: every world weighed exactly and played; above 0, the worlds after the
     first EXACT_WORLDS below that share of their heaviest are kept by chance,
     ``advise_history_nb.roulette_nb``). With more than two players it plays
-    like its continuation strategy.
+    like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
+    chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``).
     """
     me = view[V_SEAT]
     rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
@@ -126,9 +127,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         return cont_fn(kind, view, own)
     if (kind == D_DRAW or kind == D_TAKE_UPCARD) and params[P_DRAWS] == 0:
         return cont_fn(kind, view, own)
-    if kind == D_DISCARD and view[V_MEMORY] > 0 and view[V_MEMORY + 1] == view[V_DRAWS]:
-        card = view[V_MEMORY] - 1
-        view[V_MEMORY] = 0
+    if kind == D_DISCARD and view[memory] > 0 and view[memory + 1] == view[V_DRAWS]:
+        card = view[memory] - 1
+        view[memory] = 0
         if view[V_HAND] >> card & 1 and card != view[V_FORBIDDEN]:
             return card
     max_continue = int64(params[P_DISCARDS])
@@ -148,7 +149,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     if n == 0:
         return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
-        return answer_nb(kind, view, cand[0])
+        return answer_nb(kind, view, cand[0], memory)
     state = next_state_nb(uint64(view[V_RNG]))
     view[V_RNG] = np.int64(state)
     key = np.int64(stream_state_nb(state, MC_WORLDS) >> uint64(1))
@@ -194,4 +195,4 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
                 total += weights[s] * out[s, c, O_POINTS]
         if total > best_total:
             best, best_total = c, total
-    return answer_nb(kind, view, cand[best])
+    return answer_nb(kind, view, cand[best], memory)

@@ -37,3 +37,5 @@ def strategies_command(family_name, strategy_paths) -> None:
         for preset, values in family.presets.items():
             shown = ", ".join(f"{k}={v:g}" for k, v in values.items()) or "defaults"
             click.echo(f"    preset {preset}: {shown}")
+        if family_name is not None and family.memory:
+            click.echo(f"    memory: {family.memory} {family.slots_text()}")

@@ -211,7 +211,7 @@ class Rules:
         packed = np.zeros(L.N_RULE_FIELDS, dtype=np.int64)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            packed[getattr(L, "R_" + f.name.upper())] = CHOICES[f.name][value] if f.name in CHOICES else int(value)
+            packed[L.RULES.fields[f.name][0]] = CHOICES[f.name][value] if f.name in CHOICES else int(value)
         return packed
 
     # -- derived quantities -----------------------------------------------------------------

@@ -49,8 +49,9 @@ def apply_or_refuse(board, seat, kind, answer, arrangements, trace, status) -> N
     entry point, whose typing would cost more than the step."""
     if entry_point(S.apply_step)(board, seat, kind, answer, arrangements, trace, status) != L.E_NONE:
         error = board[L.HIDDEN, L.S_ERROR : L.S_ERROR + L.ERROR_FIELDS]
-        actor = int(error[1])  # the seat whose decision it is
-        reason = (illegal_reason(kind, answer, int(error[4]), int(error[7]), int(error[8])) if actor == seat
+        actor = int(error[L.ER_SEAT])  # the seat whose decision it is
+        reason = (illegal_reason(kind, answer, int(error[L.ER_HAND]), int(error[L.ER_FORBIDDEN]),
+                                 int(error[L.ER_KNOCK_DISCARDS])) if actor == seat
                   else f"not seat {seat}'s decision: seat {actor} is to play")
         error[:] = 0
         raise IllegalMove(seat, reason, kind)

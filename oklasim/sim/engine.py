@@ -104,7 +104,10 @@ def illegal_reason(kind: int, answer: int, hand: int, forbidden: int, knocks: in
 
 
 def raise_illegal(status: np.ndarray, seats: Sequence[Strategy], seed: int) -> None:
-    seat, kind, answer, hand, game, hand_no, forbidden, knocks = status[E.ST_ERROR + 1 : E.ST_ERROR + L.ERROR_FIELDS].tolist()
+    error = status[E.ST_ERROR : E.ST_ERROR + L.ERROR_FIELDS].tolist()
+    seat, kind, answer, hand = error[L.ER_SEAT], error[L.ER_KIND], error[L.ER_ANSWER], error[L.ER_HAND]
+    game, hand_no, forbidden, knocks = error[L.ER_GAME], error[L.ER_HAND_NUMBER], error[L.ER_FORBIDDEN], \
+        error[L.ER_KNOCK_DISCARDS]
     card_answer = kind in (L.D_KNOCK, L.D_DISCARD) and 0 <= answer < 52
     shown = CARD_NAMES[answer] if card_answer else str(answer)
     situation = f"hand {format_hand(hand, by_rank=True)}"

@@ -21,7 +21,7 @@ Here:
   original). Like the original it never throws back a card it just took
   from the pile (even where the rules would allow it) and, with
   ``no_repeat``, never repeats a (card drawn, card discarded) pair within a
-  hand (remembered in the V_MEMORY slots, up to 40 pairs), which stops
+  hand (remembered in its eight memory slots, up to 40 pairs), which stops
   endless swaps.
 * **Knock**: as soon as the discard it would make leaves a legal knock;
   big gin when on offer (not in the EAAI rules, which have no big gin).
@@ -42,13 +42,11 @@ from oklasim.strategy_api import (
     D_KNOCK,
     D_TAKE_UPCARD,
     N_CARDS,
-    N_MEMORY,
     NO_CARD,
     V_BIG_GIN,
     V_DRAWN,
     V_HAND,
     V_KNOCK_DISCARDS,
-    V_MEMORY,
     V_N_ARRANGEMENTS,
     V_SEAT,
     V_TAKEN,
@@ -77,7 +75,9 @@ FAMILY = Family(
         "original": {"take_rule": 1},
         "deterministic": {"tie_break": 0},
     },
+    memory=8,  # the (card drawn, card discarded) pairs of the hand, PAIRS_PER_SLOT to a slot
 )
+MEMORY, MEMORY_SLOTS = FAMILY.memory_start, FAMILY.memory
 
 TIE_BREAK = 0
 TAKE_RULE = 1
@@ -92,8 +92,8 @@ PAIR_MASK = (1 << PAIR_BITS) - 1
 def repeated_discards_nb(view, drawn):
     """Mask of the discards this seat already made after drawing ``drawn`` this hand."""
     mask = 0
-    for slot in range(N_MEMORY):
-        word = view[V_MEMORY + slot]
+    for slot in range(MEMORY_SLOTS):
+        word = view[MEMORY + slot]
         for k in range(PAIRS_PER_SLOT):
             code = (word >> (PAIR_BITS * k)) & PAIR_MASK
             if code == 0:
@@ -106,12 +106,12 @@ def repeated_discards_nb(view, drawn):
 
 @njit(cache=True)
 def remember_pair_nb(view, drawn, discard):
-    """Store the pair in the first free 12-bit field of V_MEMORY (once full, stop recording)."""
-    for slot in range(N_MEMORY):
-        word = view[V_MEMORY + slot]
+    """Store the pair in the first free 12-bit field of its memory (once full, stop recording)."""
+    for slot in range(MEMORY_SLOTS):
+        word = view[MEMORY + slot]
         for k in range(PAIRS_PER_SLOT):
             if (word >> (PAIR_BITS * k)) & PAIR_MASK == 0:
-                view[V_MEMORY + slot] = word | ((drawn * N_CARDS + discard + 1) << (PAIR_BITS * k))
+                view[MEMORY + slot] = word | ((drawn * N_CARDS + discard + 1) << (PAIR_BITS * k))
                 return
 
 

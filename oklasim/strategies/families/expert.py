@@ -73,7 +73,6 @@ from oklasim.strategy_api import (
     D_TAKE_UPCARD,
     LONGEST_HAND_DRAWS,
     N_CARDS,
-    N_MEMORY,
     N_RANKS,
     NO_CARD,
     R_HAND_SIZE,
@@ -85,7 +84,6 @@ from oklasim.strategy_api import (
     V_HAND,
     V_KNOCK_DISCARDS,
     V_KNOCK_LIMIT,
-    V_MEMORY,
     V_MY_DRAWS,
     V_PLAYERS,
     V_RULES,
@@ -124,6 +122,7 @@ FAMILY = Family(
     name="expert",
     uses_drawn_card=False,  # its knock and discard never read V_DRAWN
     confirms_discard=True,  # D_CONFIRM_DISCARD: the discard's branch and bound, stopped once the card asked loses
+    memory=6,  # the MEMORY_* slots below
     doc="Tracks the opponent's cards, discards and draws by look-ahead and danger, knocks early then holds for gin.",
     params=(
         Param("lookahead", 4.6, 0, 8, "stock draws of expected saving a kept hand is credited with", **DECIMAL),
@@ -193,11 +192,10 @@ HOLDER_ABOVE = 18
 HOLDER_TIMING = 19  # four slots: early_draws, gin_after_draws, late_threshold, max_undercut_risk against a holder
 HOLDER_DANGER_WEIGHT = 23
 
-# V_MEMORY slots: the hand after a take and the discard chosen for it. The last two, because ``mc`` keeps
-# its own answer in the first two of the same view when it hands a decision over to expert.
-MEMORY_HAND, MEMORY_DISCARD = N_MEMORY - 2, N_MEMORY - 1
-# The slots between: the hand a discard kept, the outs of it remembered and what each out gains (``remember_outs_nb``).
-MEMORY_KEPT, MEMORY_OUTS, MEMORY_GAINS_LOW, MEMORY_GAINS_HIGH = 2, 3, 4, 5
+# Its memory slots (``view[MEMORY + slot]``): the hand a discard kept, the outs of it remembered and what each out
+# gains (``remember_outs_nb``); the hand after a take and the discard chosen for it.
+MEMORY = FAMILY.memory_start
+MEMORY_KEPT, MEMORY_OUTS, MEMORY_GAINS_LOW, MEMORY_GAINS_HIGH, MEMORY_HAND, MEMORY_DISCARD = range(6)
 GAIN_BITS = 6  # a gain of 64 deadwood points or more is not remembered: the next take works it out again
 GAINS_PER_WORD = 64 // GAIN_BITS
 MOST_REMEMBERED = 2 * GAINS_PER_WORD
@@ -702,25 +700,25 @@ def remember_outs_nb(view, kept, gains):
             high |= field
         known |= bit
         count += 1
-    view[V_MEMORY + MEMORY_KEPT] = kept
-    view[V_MEMORY + MEMORY_OUTS] = known
-    view[V_MEMORY + MEMORY_GAINS_LOW] = low
-    view[V_MEMORY + MEMORY_GAINS_HIGH] = high
+    view[MEMORY + MEMORY_KEPT] = kept
+    view[MEMORY + MEMORY_OUTS] = known
+    view[MEMORY + MEMORY_GAINS_LOW] = low
+    view[MEMORY + MEMORY_GAINS_HIGH] = high
 
 
 @njit(cache=True, inline="always")
 def remembered_outs_nb(view):
     """(kept hand, its outs known, low, high) as ``remember_outs_nb`` left them (all 0 at a deal)."""
-    return (view[V_MEMORY + MEMORY_KEPT], view[V_MEMORY + MEMORY_OUTS], view[V_MEMORY + MEMORY_GAINS_LOW],
-            view[V_MEMORY + MEMORY_GAINS_HIGH])
+    return (view[MEMORY + MEMORY_KEPT], view[MEMORY + MEMORY_OUTS], view[MEMORY + MEMORY_GAINS_LOW],
+            view[MEMORY + MEMORY_GAINS_HIGH])
 
 
 @njit(cache=True, inline="always")
 def discard_nb(view, params, asked=None):
     """The discard; given the card ``asked``, that card when it is the discard, else maybe NO_CARD sooner
     (``best_kept_hand_nb``), and nothing remembered."""
-    if view[V_MEMORY + MEMORY_HAND] == view[V_HAND]:
-        return view[V_MEMORY + MEMORY_DISCARD]
+    if view[MEMORY + MEMORY_HAND] == view[V_HAND]:
+        return view[MEMORY + MEMORY_DISCARD]
     hand = view[V_HAND]
     table, candidates, gains = scratch_nb()
     found = within_slack_nb(hand, allowed_discards_nb(view), params[SLACK], candidates[0])
@@ -799,8 +797,8 @@ def take_nb(view, params):
     if taken_worth >= after_draw:
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
-    view[V_MEMORY + MEMORY_HAND] = taken
-    view[V_MEMORY + MEMORY_DISCARD] = card
+    view[MEMORY + MEMORY_HAND] = taken
+    view[MEMORY + MEMORY_DISCARD] = card
     remember_outs_nb(view, taken ^ BIT << card, gains[0])
     return 1
 

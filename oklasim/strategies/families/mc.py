@@ -57,11 +57,15 @@ FAMILY = Family(
               integer=False),
     ),
     presets={"mc_fast": {"samples": 8}},
+    memory=2,  # the discard chosen with a decision to play on (mc_nb.answer_nb)
+    delegates=(SIMPLE_MODULE.FAMILY, GREEDY_MODULE.FAMILY, EXPERT_MODULE.FAMILY),  # its continuations, on its view
 )
+
+MEMORY = FAMILY.memory_start
 
 with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 
     @decide_kernel()
     def decide_nb(kind, view, params):
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS)
+                            TRAITS, MEMORY)

@@ -66,6 +66,7 @@ FAMILY = Family(
               integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
+    delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
 SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE = range(9)
@@ -96,4 +97,4 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent_params_nb(view, params), MC.TRAITS)
+                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY)
