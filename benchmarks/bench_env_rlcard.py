@@ -112,12 +112,7 @@ class NullAEC(pettingzoo.AECEnv):
         return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
 
     def reset(self, seed=None, options=None):
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        aec.open_episode(self)
         self.agent_selection, self.steps = "player_0", 0
 
     def step(self, action):

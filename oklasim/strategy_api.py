@@ -34,6 +34,8 @@ holds a copy of that code in its compiled cache: compile it inside
 """
 
 import hashlib
+import warnings
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,9 +113,15 @@ from oklasim._kernels.melds_nb import (
 from oklasim.errors import OklasimError
 
 
+class Written(float):
+    """A number as a person wrote it in a setting (``name=2``), told apart from the values the program passes:
+    only a written number for a choice parameter is warned about."""
+
+
 @dataclass(frozen=True)
 class Param:
-    """One strategy parameter: its name, default, allowed range and meaning."""
+    """One strategy parameter: its name, default, allowed range and meaning; or a choice among named options
+    (``Param.choice``), whose value in the kernel's ``params`` is the index of the option chosen."""
 
     name: str
     default: float
@@ -125,6 +133,17 @@ class Param:
     # The range `oklasim tune` searches unless told otherwise, where it is narrower than the allowed one: where
     # the values differ in play (a count of draws past the longest hand plays like any other such count).
     search: tuple[float, float] | None = None
+    # The options' names, in the order of their indexes (a choice parameter: written, shown and tuned by name).
+    choices: tuple[str, ...] = ()
+
+    @classmethod
+    def choice(cls, name: str, default: str, choices: Sequence[str], help: str) -> "Param":
+        """A parameter choosing one of ``choices`` by name (``mc(continuation=expert)``); the kernel reads the index
+        of the one chosen, in the order given."""
+        if default not in choices:
+            raise OklasimError(f"parameter {name}: default {default!r} is not one of {', '.join(choices)}")
+        return cls(name, float(choices.index(default)), 0, len(choices) - 1, help, integer=True,
+                   choices=tuple(choices))
 
     def __post_init__(self) -> None:
         if self.search is not None and not self.low <= self.search[0] < self.search[1] <= self.high:
@@ -137,6 +156,35 @@ class Param:
                 f"strategy {family}: {self.name}={value:g} is outside {self.low:g}..{self.high:g} ({self.help})"
             )
         return float(value)
+
+    def parse(self, value: float | str, family: str) -> float:
+        """The value ``params`` holds for a setting: a number, or an option's name for a choice. A choice written
+        as its number (``Written``) still works, with a warning, for this release."""
+        if not self.choices:
+            if isinstance(value, str):
+                raise OklasimError(f"strategy {family}: {self.name}={value}: write a number ({self.help})")
+            return self.check(value, family)
+        if isinstance(value, str):
+            if value not in self.choices:
+                raise OklasimError(f"strategy {family}: {self.name}={value} is not one of {', '.join(self.choices)}")
+            return float(self.choices.index(value))
+        if not float(value).is_integer():
+            raise OklasimError(f"strategy {family}: {self.name}={value:g}: write one of {', '.join(self.choices)}")
+        index = self.check(value, family)
+        if not isinstance(value, Written):  # a value the program holds (a tuned or stored one), not a spelling
+            return index
+        warnings.warn(f"strategy {family}: {self.name}={value:g} by number is deprecated and will stop working in "
+                      f"the next release; write {self.name}={self.choices[int(index)]}", FutureWarning, stacklevel=2)
+        return index
+
+    def spelled(self, value: float) -> str:
+        """``value`` as a setting reads it back: an option's name, or the number without a needless ".0"."""
+        if self.choices:
+            return self.choices[int(value)]
+        return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+    def range_text(self) -> str:
+        return "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +220,17 @@ class Family:
                     raise OklasimError(f"strategy {self.name}: the memory of {first.name} ({first.slots_text()}) and "
                                        f"of {second.name} ({second.slots_text()}) overlap, and it hands decisions to "
                                        "both on the same view")
+
+    def indexes(self, *names: str) -> tuple[int, ...]:
+        """The places of the parameters ``names`` in ``params``, for the kernel's index constants
+        (``THRESHOLD, LATE_STOCK = FAMILY.indexes("threshold", "late_stock")``): generated from the declaration, so
+        that adding or moving a parameter never leaves a constant pointing at another."""
+        places = {param.name: i for i, param in enumerate(self.params)}
+        unknown = [name for name in names if name not in places]
+        if unknown:
+            raise OklasimError(f"strategy {self.name} has no parameter {', '.join(unknown)} (parameters: "
+                               f"{', '.join(places)})")
+        return tuple(places[name] for name in names)
 
     @property
     def memory_base(self) -> int:

@@ -12,13 +12,13 @@ QUICK = "search(samples=96)"  # 32 worlds weighed exactly, then the roulette
 
 
 def test_search_is_mc_with_expert_and_the_history_weighed():
-    """The same machinery as mc: with prior 3 (the hand's log), the roulette and expert in both seats the games are
-    the same, decision by decision; the latest turn alone (prior 2) plays other games: the earlier turns change the
+    """The same machinery as mc: with the history prior (the hand's log), the roulette and expert in both seats the
+    games are the same, decision by decision; the latest turn alone plays other games: the earlier turns change the
     choices."""
     searched = simulate(strategies=[QUICK, "expert"], hands=300, seed=6).hands
-    mc = "mc(samples=96,continuation=2,opponent=2,prior={},roulette={})"
+    mc = "mc(samples=96,continuation=expert,opponent=expert,prior={},roulette={})"
     same, latest, exact = (simulate(strategies=[mc.format(prior, roulette), "expert"], hands=300, seed=6).hands
-                           for prior, roulette in ((3, 0.1), (2, 0.1), (3, 0)))
+                           for prior, roulette in (("history", 0.1), ("latest_turn", 0.1), ("history", 0)))
     assert searched.equals(same)
     assert not searched.equals(latest)
     assert not searched.equals(exact)  # the roulette drops other worlds than the exact weights would
@@ -28,7 +28,8 @@ def test_without_a_readable_log_the_history_prior_weighs_the_latest_turn():
     """A view whose log is out of step (a board built from a position, not played) is weighed by the latest turn."""
     from test_advise_log import seat_zero_decisions
 
-    history, latest = (resolve(f"mc(samples=32,continuation=2,opponent=2,prior={p})") for p in (3, 2))
+    history, latest = (resolve(f"mc(samples=32,continuation=expert,opponent=expert,prior={p})")
+                       for p in ("history", "latest_turn"))
     answers = []
     for view, kind, _ in seat_zero_decisions(Rules.preset("eaai"), 4, games=1):
         if kind != L.D_KNOCK or view[L.V_DRAWS] < 6:

@@ -42,7 +42,8 @@ def test_families_are_documented(name):
         assert set(values) <= names, f"{name}:{preset} sets unknown parameters"
         for key, value in values.items():
             param = next(p for p in loaded.family.params if p.name == key)
-            assert param.low <= value <= param.high, f"{name}:{preset} {key}={value}"
+            assert value in param.choices if param.choices else param.low <= value <= param.high, \
+                f"{name}:{preset} {key}={value}"
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
@@ -161,7 +162,7 @@ def test_names_resolve():
     mixed = strategy.resolve("early_then_gin(threshold=3)")
     assert dict(mixed.values)["threshold"] == 3 and dict(mixed.values)["gin_after_draws"] == 6
     assert strategy.resolve("defensive:bold").family == "defensive"
-    assert strategy.resolve("eaai(tie_break=0)").family == "eaai"
+    assert strategy.resolve("eaai(tie_break=highest)").family == "eaai"
     assert dict(strategy.resolve("score_aware", overrides={"behind_margin": 10}).values)["behind_margin"] == 10
 
 
@@ -171,7 +172,10 @@ def test_names_resolve():
         ("threshold(treshold=4)", r"strategy threshold has no parameter 'treshold' \(parameters: threshold, "),
         ("threshold(threshold=11)", r"threshold=11 is outside 0..10"),
         ("threshold(threshold_offset=2)", r"threshold_offset=2 is outside -10..0"),
-        ("threshold(threshold=four)", r"write parameters as name=number"),
+        ("threshold(threshold=four)", r"threshold=four: write a number"),
+        ("threshold(threshold=1-2)", r"write parameters as name=number or name=option"),
+        ("eaai(tie_break=best)", r"tie_break=best is not one of highest, random"),
+        ("eaai(tie_break=0.5)", r"tie_break=0.5: write one of highest, random"),
         ("threshold:gin_olny", r"strategy threshold has no preset 'gin_olny' \(presets: asap, gin_only"),
         ("eaai(tie_break=2)", r"tie_break=2 is outside 0..1"),
         ("defensive(max_undercut_risk=-0.1)", r"max_undercut_risk=-0.1 is outside 0..1"),
@@ -209,12 +213,23 @@ def test_score_aware_plays_defensive_bold_in_single_deals():
 
 @pytest.mark.parametrize("name", sorted(strategy.families()))
 def test_parameter_index_names_follow_the_declared_order(name):
-    """A kernel reads ``params[NAME]``: each such index constant must be its parameter's place in FAMILY.params."""
+    """A kernel reads ``params[NAME]``: every parameter has its index constant, and it is the parameter's place in
+    FAMILY.params (mc's are mc_nb's P_* places; policy's the AT tuple, one per knock limit)."""
     loaded = strategy.families()[name]
     module = strategy.family_module(loaded.source)
+    places = {
+        "mc": lambda param: module.PLACES[param.name],
+        "policy": lambda param: module.AT[int(param.name.removeprefix("at_")) - 1],
+    }.get(name, lambda param: getattr(module, param.name.upper(), None))
     for index, param in enumerate(loaded.family.params):
-        constant = getattr(module, param.name.upper(), None)
-        assert constant is None or constant == index, f"{name}: {param.name.upper()} = {constant}, declared {index}th"
+        assert places(param) == index, f"{name}: {param.name}'s constant is {places(param)}, declared {index}th"
+
+
+def test_index_constants_are_generated_by_name():
+    threshold = strategy.families()["threshold"].family
+    assert threshold.indexes("late_stock", "threshold") == (4, 0)
+    with pytest.raises(ValueError, match=r"strategy threshold has no parameter lat_stock \(parameters: threshold, "):
+        threshold.indexes("lat_stock")
 
 
 def test_mc_kernel_indices_follow_the_mc_parameters():
@@ -222,3 +237,42 @@ def test_mc_kernel_indices_follow_the_mc_parameters():
     declared = [p.name.upper() for p in strategy.families()["mc"].family.params]
     indices = {name[2:]: value for name, value in vars(mc_nb).items() if name.startswith("P_")}
     assert indices == {name: k for k, name in enumerate(declared)}
+
+
+def test_choice_parameters_are_written_and_shown_by_name():
+    from oklasim._kernels import mc_nb as M
+
+    searched = strategy.resolve("mc(continuation=expert, prior=history)")
+    assert dict(searched.values)["continuation"] == M.CONTINUE_EXPERT and dict(searched.values)["prior"] == M.PRIOR_HISTORY
+    assert "continuation=expert, opponent=simple, prior=history" in searched.canonical()
+    assert strategy.resolve(searched.canonical()).values == searched.values
+    assert "continuation=2, opponent=0, prior=3" in searched.key()  # run ids and study keys: the numbers, as before
+    assert strategy.resolve("eaai:original").canonical() == "eaai(tie_break=random, take_rule=any_meld, no_repeat=1)"
+    assert dict(strategy.resolve("score_aware(play=greedy)").values)["play"] == 0
+
+
+def test_a_choice_written_as_a_number_still_works_with_a_warning():
+    with pytest.warns(FutureWarning, match="continuation=2 by number is deprecated .* write continuation=expert"):
+        old = strategy.resolve("mc(continuation=2)")
+    assert old.values == strategy.resolve("mc(continuation=expert)").values
+    with pytest.warns(FutureWarning, match="write play=greedy"):
+        strategy.resolve("score_aware", overrides=strategy.parse_overrides(["play=0"]))
+    held = strategy.resolve("mc", overrides={"continuation": 2.0})  # a value the program holds: no warning
+    assert held.values == old.values
+
+
+def test_a_run_keeps_its_id_across_choices_getting_names():
+    """A run's manifest from before holds its strategies with choices by number: its id is the id of the same run
+    made now, with choices by name, so that it resumes and its shards stay its own."""
+    from dataclasses import asdict, replace
+
+    from oklasim.runs.batch import RunSpec
+    from oklasim.runs.keys import result_key
+
+    now = RunSpec.create(None, "mc(samples=4, continuation=expert),eaai", hands=100, seed=1)
+    numbers = ("mc(samples=4, discards=0, draws=0, continuation=2, opponent=0, prior=1, window=3, played_draws=3, "
+               "roulette=0)", "eaai(tie_break=1, take_rule=0, no_repeat=1)")
+    before = replace(now, strategies=numbers)  # as the manifest of a run made before holds it
+    assert "continuation=expert" in now.strategies[0] and before.run_id == now.run_id
+    assert now.run_id == result_key(asdict(now) | {"strategies": list(numbers)})
+

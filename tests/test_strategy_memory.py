@@ -60,7 +60,7 @@ def test_overlapping_or_oversized_memory_is_refused():
         Family(name="big", doc="test", memory=3, delegates=(SHIPPED["expert"],))
 
 
-@pytest.mark.parametrize("spec", ["expert", "eaai", "mc(samples=4, continuation=2, opponent=2)",
+@pytest.mark.parametrize("spec", ["expert", "eaai", "mc(samples=4, continuation=expert, opponent=expert)",
                                   "search(samples=64)", "simple", "defensive", "score_aware", "threshold"])
 def test_a_family_writes_only_the_slots_it_declares(spec):
     """Every other V_MEMORY slot is set to a sentinel before each of its decisions and must come back unchanged."""

@@ -234,3 +234,15 @@ def test_runs_as_a_module_too():
     """``python -m oklasim.cli`` imports the command line twice over: the tune command must not import in a cycle."""
     process = subprocess.run([sys.executable, "-m", "oklasim.cli", "tune", "--help"], capture_output=True, text=True)
     assert process.returncode == 0 and "paired points/hand difference" in process.stdout, process.stderr
+
+
+def test_a_choice_parameter_is_tuned_by_name():
+    result = tune(family="score_aware", against=["greedy"], budget=4, seed=3, hands_per_rung=100, rungs=1,
+                  held_out=100, params={"play": None, "threshold": None})
+    play = next(d for d in result.spec.dimensions if d.name == "play")
+    assert play.choices == ("greedy", "defensive") and play.range_text() == "greedy|defensive"
+    assert {h["params"]["play"] for h in result.history} <= {"greedy", "defensive"}
+    assert result.history[0]["params"]["play"] == "defensive"  # the defaults first
+    assert "greedy|defensive" in result.text()
+    with pytest.raises(ValueError, match=r"play is a choice among greedy\|defensive; tune it without a range"):
+        tune(family="score_aware", against=["greedy"], budget=2, params={"play": (0, 1)})

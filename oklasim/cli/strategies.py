@@ -33,9 +33,9 @@ def strategies_command(family_name, strategy_paths) -> None:
             explained = ast.get_docstring(ast.parse(loaded.source.read_bytes()))
             click.echo("\n" + (explained or "(no module docstring)") + "\n")
         for p in family.params:
-            click.echo(f"    {p.name} = {p.default:g}  ({p.low:g}..{p.high:g})  {p.help}")
+            click.echo(f"    {p.name} = {p.spelled(p.default)}  ({p.range_text()})  {p.help}")
         for preset, values in family.presets.items():
-            shown = ", ".join(f"{k}={v:g}" for k, v in values.items()) or "defaults"
+            shown = ", ".join(f"{k}={v if isinstance(v, str) else f'{v:g}'}" for k, v in values.items()) or "defaults"
             click.echo(f"    preset {preset}: {shown}")
         if family_name is not None and family.memory:
             click.echo(f"    memory: {family.memory} {family.slots_text()}")

@@ -32,6 +32,16 @@ pettingzoo = require("pettingzoo")
 from pettingzoo.utils import wrappers  # noqa: E402 - after the clear message of a missing dependency
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
+def open_episode(env: pettingzoo.AECEnv) -> None:
+    """PettingZoo's bookkeeping of a fresh episode: every agent in play, no reward, no end, no info."""
+    env.agents = env.possible_agents[:]
+    env.rewards = dict.fromkeys(env.agents, 0.0)
+    env._cumulative_rewards = dict.fromkeys(env.agents, 0.0)
+    env.terminations = dict.fromkeys(env.agents, False)
+    env.truncations = dict.fromkeys(env.agents, False)
+    env.infos = {agent: {} for agent in env.agents}
+
+
 class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     """Oklahoma Gin for 2-4 agents ``player_0..``. Rewards are real points, zero-sum: each hand's points less
     the mean of the others' (``episode="hand"``: one hand; ``"game"``: every hand of a game to the target, then
@@ -108,12 +118,7 @@ class raw_env(pettingzoo.AECEnv):  # noqa: N801 - PettingZoo's name for the unwr
             self.game += 1
         self.board = GameBoard(self.rules, self.seed, self.game, events=False)
         self.shown = {}
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        open_episode(self)
         self.steps = 0
         self.ending = None  # the cycle order ends an episode when its cycle closes: "terminations" or "truncations"
         self._advance()

@@ -14,11 +14,13 @@ process pool or a Dask cluster): the same seed gives the same records.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import resource
 import socket
 import time
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from dataclasses import asdict, dataclass, field, replace
@@ -130,9 +132,17 @@ class RunSpec:
     def hands_estimate(self) -> int:
         return self.count * (1 if self.mode == "hands" or self.rules_object().single_hand else HANDS_PER_GAME)
 
-    @property
+    @functools.cached_property
     def run_id(self) -> str:
-        return result_key(asdict(self))
+        # Made of the strategies by number (``Strategy.key``), as they were spelled before choice parameters had
+        # names: a run keeps its id, its shards and its resumption across that change.
+        with warnings.catch_warnings():  # an old manifest's numbers for a choice are no user's writing
+            warnings.simplefilter("ignore", FutureWarning)
+            try:
+                keys = [seat.key() for seat in self.seats()]
+            except OklasimError:  # a family no longer found: its spelling as stored
+                keys = list(self.strategies)
+        return result_key(asdict(self) | {"strategies": keys})
 
     def rules_object(self) -> Rules:
         return Rules.from_dict(self.rules)

@@ -34,14 +34,16 @@ from typing import Any
 import numba
 import numpy as np
 
-from oklasim._kernels.layout import MAX_PARAMS
 from oklasim.errors import OklasimError
-from oklasim.strategy_api import Family
+from oklasim._kernels.layout import MAX_PARAMS
+from oklasim.strategy_api import Family, Written
 
 SHIPPED = Path(__file__).resolve().parent / "families"
 SHIPPED_PACKAGE = "oklasim.strategies.families"
 STRATEGY_PACKAGE = "oklasim_strategies"  # the namespace of the strategy files loaded from paths
 _SPEC = re.compile(r"^\s*([\w:.-]+)\s*(?:\((.*)\))?\s*$")
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+_OPTION = re.compile(r"^[A-Za-z_][\w-]*$")
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Strategy:
     source: Path
     uses_drawn_card: bool = True  # the family's declaration (``Family.uses_drawn_card``)
     confirms_discard: bool = False  # ``Family.confirms_discard``
+    spellings: tuple[str, ...] = ()  # each value as a setting reads it back (``Param.spelled``: a choice by name)
 
     def compile(self):
         """The decision kernel, compiled now (or read from the cache) if not yet done: resolving a name to check
@@ -79,7 +82,15 @@ class Strategy:
         return vec
 
     def canonical(self) -> str:
-        """A name that resolves to exactly this strategy: the family with every parameter spelled out."""
+        """A name that resolves to exactly this strategy: the family with every parameter spelled out (a choice by
+        its option's name)."""
+        if not self.values:
+            return self.family
+        return f"{self.family}({', '.join(f'{k}={text}' for (k, _), text in zip(self.values, self.spellings))})"
+
+    def key(self) -> str:
+        """The family and every parameter by number, as ``canonical`` spelled them before choices had names: what
+        run ids and study keys are made of, so that they stay as they were."""
         if not self.values:
             return self.family
         return f"{self.family}({', '.join(f'{k}={spelled(v)}' for k, v in self.values)})"
@@ -201,23 +212,21 @@ def _where(spec: str) -> str:
     return spec if spec.startswith("--") else f"strategy {spec!r}"
 
 
-def _parse_settings(text: str, spec: str) -> dict[str, float]:
-    """``name=number, ...`` as a dict; a name given twice is an error, not a silent choice of the last."""
-    settings: dict[str, float] = {}
+def _parse_settings(text: str, spec: str) -> dict[str, float | str]:
+    """``name=number`` or ``name=option, ...`` as a dict (a number as a float, an option's name as text); a name
+    given twice is an error, not a silent choice of the last."""
+    settings: dict[str, float | str] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, value = (part.strip() for part in item.partition("="))
         if name in settings:
             raise OklasimError(f"{_where(spec)}: {name} given more than once; give each parameter once")
-        try:
-            settings[name] = float(value)
-        except ValueError:
-            raise OklasimError(f"{_where(spec)}: write parameters as name=number, got {item!r}") from None
-        if not sep:
-            raise OklasimError(f"{_where(spec)}: write parameters as name=number, got {item!r}")
+        if not sep or not (_NUMBER.match(value) or _OPTION.match(value)):
+            raise OklasimError(f"{_where(spec)}: write parameters as name=number or name=option, got {item!r}")
+        settings[name] = Written(value) if _NUMBER.match(value) else value
     return settings
 
 
-def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()) -> Strategy:
+def resolve(spec: str, overrides: dict[str, float | str] | None = None, extra_paths=()) -> Strategy:
     """The strategy a name such as ``greedy``, ``asap``, ``threshold:gin_only`` or ``random(knock_probability=0.3)`` means."""
     match = _SPEC.match(spec)
     if not match:
@@ -235,22 +244,23 @@ def resolve(spec: str, overrides: dict[str, float] | None = None, extra_paths=()
         raise OklasimError(f"unknown strategy {base!r}{_suggestion(base, known)} (`oklasim strategies` lists them all)")
     loaded = known[family_name]
     values = {p.name: p.default for p in loaded.family.params}
+    by_name = {p.name: p for p in loaded.family.params}
     if preset:
         if preset not in loaded.family.presets:
             choices = ", ".join(loaded.family.presets) or "none"
             raise OklasimError(f"strategy {family_name} has no preset {preset!r} (presets: {choices})")
-        values.update(loaded.family.presets[preset])
+        values.update({k: by_name[k].parse(v, family_name) for k, v in loaded.family.presets[preset].items()})
     settings = _parse_settings(settings_text, spec) | dict(overrides or {})
-    by_name = {p.name: p for p in loaded.family.params}
     for name, value in settings.items():
         if name not in by_name:
             choices = ", ".join(by_name) or "none"
             raise OklasimError(f"strategy {family_name} has no parameter {name!r} (parameters: {choices})")
-        values[name] = by_name[name].check(value, family_name)
-    label = base + (f"({', '.join(f'{k}={v:g}' for k, v in settings.items())})" if settings else "")
+        values[name] = by_name[name].parse(value, family_name)
+    written = (f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in settings.items())
+    label = base + (f"({', '.join(written)})" if settings else "")
     ordered = tuple((p.name, values[p.name]) for p in loaded.family.params)
     return Strategy(label, family_name, ordered, loaded.decide, loaded.source, loaded.family.uses_drawn_card,
-                    loaded.family.confirms_discard)
+                    loaded.family.confirms_discard, tuple(p.spelled(values[p.name]) for p in loaded.family.params))
 
 
 def _suggestion(name: str, known: dict[str, LoadedFamily]) -> str:
@@ -270,13 +280,13 @@ def names(extra_paths=()) -> list[str]:
     return out
 
 
-def parse_overrides(items: tuple[str, ...] | list[str], option: str = "--param") -> dict[str, float]:
+def parse_overrides(items: tuple[str, ...] | list[str], option: str = "--param") -> dict[str, float | str]:
     """``option name=value`` items (``--param``, ``--fix``) as a dict; a name given twice is an error, not a
     silent choice."""
     return _parse_settings(",".join(items), option)
 
 
-def with_overrides(specs: list[str], overrides: dict[str, float], extra_paths=()) -> list[Strategy]:
+def with_overrides(specs: list[str], overrides: dict[str, float | str], extra_paths=()) -> list[Strategy]:
     """Resolve ``specs``, setting each override on every strategy that has that parameter."""
     seats = [resolve(spec, extra_paths=extra_paths) for spec in specs]
     for name in overrides:

@@ -48,10 +48,6 @@ def _rules_name(rules: Rules) -> str:
     return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
-
-
 @dataclass(frozen=True)
 class TuneResult:
     """The tuned values and their held-out check; the panel figures average the opponents' (equal weights)."""
@@ -130,8 +126,8 @@ class TuneResult:
         name = max([len("parameter"), *(len(d.name) for d in s.dimensions)]) + 2  # long names keep their columns
         lines = [self._header(), f"  {'parameter':<{name}}{'default':>12}{'tuned':>12}  searched"]
         for d in s.dimensions:
-            lines.append(f"  {d.name:<{name}}{_number(self.baseline_values[d.name]):>12}"
-                         f"{_number(self.values[d.name]):>12}  {d.range_text(_number)}")
+            lines.append(f"  {d.name:<{name}}{d.spelled(self.baseline_values[d.name]):>12}"
+                         f"{d.spelled(self.values[d.name]):>12}  {d.range_text()}")
         lines.append(f"  tuned strategy: {self.strategy}")
         lines.append(f"held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent, each in every "
                      f"seating ({s.kind.figures}, 95% intervals):")
@@ -155,8 +151,8 @@ class TuneResult:
                  "(each deal played with the candidate in every seat). Search: Optuna TPE, successive halving "
                  f"over rungs of {', '.join(f'{d:,}' for d in s.rung_deals())} {s.kind.unit} per opponent.", "",
                  "| parameter | default | tuned | searched |", "|---|---:|---:|---|"]
-        lines += [f"| `{d.name}` | {_number(self.baseline_values[d.name])} | {_number(self.values[d.name])} | "
-                  f"{d.range_text(_number)} |" for d in s.dimensions]
+        lines += [f"| `{d.name}` | {d.spelled(self.baseline_values[d.name])} | {d.spelled(self.values[d.name])} | "
+                  f"{d.range_text()} |" for d in s.dimensions]
         lines += ["", f"Tuned strategy: `{self.strategy}`", "",
                   f"Held-out check on {self.held_out_deals:,} fresh {s.kind.unit} per opponent (seeds the search never "
                   f"used), {s.kind.figures} with 95% intervals:", "",

@@ -5,7 +5,7 @@ shipped panel of opponents it may search against."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oklasim.errors import OklasimError
@@ -47,6 +47,7 @@ class Dimension:
     high: float
     integer: bool
     default: float | None = None
+    choices: tuple[str, ...] = ()  # a choice parameter's options: searched as a category, by name
 
     @property
     def _step(self) -> int | None:
@@ -55,31 +56,42 @@ class Dimension:
             return None
         return int(self.low) - 1 if self.default < self.low else int(self.high) + 1
 
-    def suggest(self, trial) -> float:
-        """The value an Optuna trial proposes."""
+    def suggest(self, trial) -> float | str:
+        """The value an Optuna trial proposes (an option's name for a choice)."""
+        if self.choices:
+            return trial.suggest_categorical(self.name, list(self.choices))
         if not self.integer:
             return trial.suggest_float(self.name, self.low, self.high)
         ends = [int(self.low), int(self.high)] + ([self._step] if self.default is not None else [])
         return self.value(trial.suggest_int(self.name, min(ends), max(ends)))
 
-    def value(self, proposed: float) -> float:
+    def value(self, proposed: float | str) -> float | str:
         """The parameter's value for a value the sampler proposed (``suggest``; a trial's ``params``)."""
         return int(self.default) if self.default is not None and proposed == self._step else proposed
 
-    def proposal(self, value: float) -> float | None:
+    def proposal(self, value: float) -> float | str | None:
         """The sampler's value for a parameter value (None: not searched)."""
+        if self.choices:
+            return self.choices[int(value)]
         if value == self.default:
             return self._step
         if not self.low <= value <= self.high:
             return None
         return int(value) if self.integer else value
 
-    def range_text(self, number: Callable[[float], str] = str) -> str:
-        searched = f"{number(self.low)}..{number(self.high)}"
-        return searched if self.default is None else f"{searched} or {number(self.default)}"
+    def spelled(self, value: float) -> str:
+        """A value of the parameter as a person reads it: an option's name, or the number."""
+        return self.choices[int(value)] if self.choices else f"{value:g}"
+
+    def range_text(self) -> str:
+        if self.choices:
+            return "|".join(self.choices)
+        searched = f"{self.spelled(self.low)}..{self.spelled(self.high)}"
+        return searched if self.default is None else f"{searched} or {self.spelled(self.default)}"
 
     def as_dict(self) -> dict:
         out = {"name": self.name, "low": self.low, "high": self.high, "integer": self.integer}
+        out |= {"choices": list(self.choices)} if self.choices else {}  # absent before choices: the same study key
         return out if self.default is None else out | {"default": self.default}
 
 
@@ -113,7 +125,7 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     if both:
         raise OklasimError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
     for name, value in fixed.items():
-        declared[name].check(value, family)
+        declared[name].parse(value, family)
     chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
     found = []
     for name, narrowed in chosen.items():
@@ -122,6 +134,12 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
             raise OklasimError(
                 f"parameter {name} of {family} has no range (fixed at {param.default:g}): it cannot be tuned"
             )
+        if param.choices:
+            if narrowed is not None:
+                raise OklasimError(f"--param {name}: {name} is a choice among {'|'.join(param.choices)}; tune it "
+                                   "without a range (every option is tried)")
+            found.append(Dimension(name, param.low, param.high, True, choices=param.choices))
+            continue
         low, high = narrowed or param.search or (param.low, param.high)
         if not param.low <= low < high <= param.high:
             raise OklasimError(f"--param {name}={low:g}..{high:g}: need LOW < HIGH within {param.low:g}..{param.high:g}")

@@ -111,9 +111,10 @@ class TuneSpec:
         """What must match for a folder's study to be continued (strategy paths may differ between machines)."""
         return {
             "family": self.family, "rules": self.rules.to_dict(),
-            # every parameter spelled out: "eaai" and "eaai(tie_break=1)" are one opponent, and a changed default
+            # every parameter spelled out by number (Strategy.key, the same key as before choices had names): "eaai"
+            # and "eaai(tie_break=random)" are one opponent, and a changed default
             # in a strategy file makes another study
-            "panel": [resolve(a, extra_paths=self.strategy_paths).canonical() for a in self.panel],
+            "panel": [resolve(a, extra_paths=self.strategy_paths).key() for a in self.panel],
             "dimensions": [d.as_dict() for d in self.dimensions], "fixed": dict(self.fixed), "seed": self.seed,
             "hands_per_rung": self.hands_per_rung, "rungs": self.rungs, "objective": self.objective,
             # the mean, the only aggregate before min, stays out: the studies begun then keep their folder and key

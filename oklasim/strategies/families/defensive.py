@@ -88,12 +88,9 @@ FAMILY = Family(
     },
 )
 
-OUTS_WEIGHT = 0
-DANGER_WEIGHT = 1
-SLACK = 2
-SAFE_WEIGHT = 3
-MAX_UNDERCUT_RISK = 4
-LAY_SAFE = 5
+OUTS_WEIGHT, DANGER_WEIGHT, SLACK, SAFE_WEIGHT, MAX_UNDERCUT_RISK, LAY_SAFE = FAMILY.indexes(
+    "outs_weight", "danger_weight", "slack", "safe_weight", "max_undercut_risk", "lay_safe"
+)
 
 
 @decide_kernel()

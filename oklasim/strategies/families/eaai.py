@@ -67,21 +67,21 @@ FAMILY = Family(
     name="eaai",
     doc="EAAI-21 challenge baseline: take a card only if it melds, discard to least deadwood, knock at once.",
     params=(
-        Param("tie_break", 1, 0, 1, "equal discards and arrangements: 0 = the highest card (first one), 1 = random"),
-        Param("take_rule", 0, 0, 1, "take a card if 0 = melded in an optimal arrangement, 1 = in any meld (original)"),
+        Param.choice("tie_break", "random", ("highest", "random"), "equal discards and arrangements: the highest "
+                                                                    "card (the first one), or a random one"),
+        Param.choice("take_rule", "optimal", ("optimal", "any_meld"), "take a card if it is melded in an optimal "
+                                                                      "arrangement, or in any meld (the original)"),
         Param("no_repeat", 1, 0, 1, "1 = never repeat a (drawn, discarded) pair within a hand, as the original"),
     ),
     presets={
-        "original": {"take_rule": 1},
-        "deterministic": {"tie_break": 0},
+        "original": {"take_rule": "any_meld"},
+        "deterministic": {"tie_break": "highest"},
     },
     memory=8,  # the (card drawn, card discarded) pairs of the hand, PAIRS_PER_SLOT to a slot
 )
 MEMORY, MEMORY_SLOTS = FAMILY.memory_start, FAMILY.memory
 
-TIE_BREAK = 0
-TAKE_RULE = 1
-NO_REPEAT = 2
+TIE_BREAK, TAKE_RULE, NO_REPEAT = FAMILY.indexes("tie_break", "take_rule", "no_repeat")
 
 PAIR_BITS = 12
 PAIRS_PER_SLOT = 5

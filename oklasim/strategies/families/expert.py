@@ -170,27 +170,14 @@ FAMILY = Family(
     },
 )
 
-LOOKAHEAD = 0
-LOOKAHEAD_HORIZON = 1
-PICKUP_WEIGHT = 2
-STEEPNESS = 3
-ZONE_EXTRA = 4
-GIN_WEIGHT = 5
-DANGER_WEIGHT = 6
-SLACK = 7
-HOT_FACTOR = 8
-COLD_FACTOR = 9
-EARLY_DRAWS = 10
-FINISH_POINTS = 11
-GIN_AFTER_DRAWS = 12
-LATE_THRESHOLD = 13
-MAX_UNDERCUT_RISK = 14
-LAY_SAFE = 15
-HOLDING_PRIOR = 16
-HOLDING_WEIGHT = 17
-HOLDER_ABOVE = 18
-HOLDER_TIMING = 19  # four slots: early_draws, gin_after_draws, late_threshold, max_undercut_risk against a holder
-HOLDER_DANGER_WEIGHT = 23
+(LOOKAHEAD, LOOKAHEAD_HORIZON, PICKUP_WEIGHT, STEEPNESS, ZONE_EXTRA, GIN_WEIGHT, DANGER_WEIGHT, SLACK, HOT_FACTOR,
+ COLD_FACTOR, EARLY_DRAWS, FINISH_POINTS, GIN_AFTER_DRAWS, LATE_THRESHOLD, MAX_UNDERCUT_RISK, LAY_SAFE, HOLDING_PRIOR,
+ HOLDING_WEIGHT, HOLDER_ABOVE, HOLDER_EARLY_DRAWS, HOLDER_GIN_AFTER_DRAWS, HOLDER_LATE_THRESHOLD,
+ HOLDER_MAX_UNDERCUT_RISK, HOLDER_DANGER_WEIGHT) = FAMILY.indexes(
+    "lookahead", "lookahead_horizon", "pickup_weight", "steepness", "zone_extra", "gin_weight", "danger_weight",
+    "slack", "hot_factor", "cold_factor", "early_draws", "finish_points", "gin_after_draws", "late_threshold",
+    "max_undercut_risk", "lay_safe", "holding_prior", "holding_weight", "holder_above", "holder_early_draws",
+    "holder_gin_after_draws", "holder_late_threshold", "holder_max_undercut_risk", "holder_danger_weight")
 
 # Its memory slots (``view[MEMORY + slot]``): the hand a discard kept, the outs of it remembered and what each out
 # gains (``remember_outs_nb``); the hand after a take and the discard chosen for it.
@@ -814,8 +801,8 @@ def knock_timing_nb(view, params):
     """(early_draws, gin_after_draws, late_threshold, max_undercut_risk): the holder timing when the game's
     showdowns so far say the opponent holds hands it could knock with, else the plain one."""
     if holder_nb(view, params):
-        return (params[HOLDER_TIMING], params[HOLDER_TIMING + 1], params[HOLDER_TIMING + 2],
-                params[HOLDER_TIMING + 3])
+        return (params[HOLDER_EARLY_DRAWS], params[HOLDER_GIN_AFTER_DRAWS], params[HOLDER_LATE_THRESHOLD],
+                params[HOLDER_MAX_UNDERCUT_RISK])
     return params[EARLY_DRAWS], params[GIN_AFTER_DRAWS], params[LATE_THRESHOLD], params[MAX_UNDERCUT_RISK]
 
 

@@ -20,7 +20,9 @@ import numpy as np
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
+from oklasim._kernels import mc_nb as M
 from oklasim._kernels.mc_nb import mc_decide_nb
+from oklasim.errors import OklasimError
 from oklasim.strategies.registry import family_module, history_traits
 from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
 
@@ -34,8 +36,10 @@ FORCED = decide_function(forced_nb)
 # expert plays the rollouts with its defaults (a constant array frozen into the compiled code).
 EXPERT_PARAMS = np.zeros(MAX_PARAMS)
 EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]
-# What each opponent model's family declares, by model code, for weighing its latest turn (prior 2).
+# What each opponent model's family declares, by model code, for weighing its latest turn (prior latest_turn).
 TRAITS = np.array([history_traits(m.FAMILY) for m in (SIMPLE_MODULE, GREEDY_MODULE, EXPERT_MODULE)], dtype=np.int64)
+
+CONTINUATIONS = ("simple", "greedy", "expert")  # in the order of mc_nb.CONTINUE_*
 
 FAMILY = Family(
     name="mc",
@@ -44,14 +48,17 @@ FAMILY = Family(
         Param("samples", 16, 1, 4096, "worlds sampled per decision"),
         Param("discards", 0, 0, 11, "sensible discards weighed when playing on; 0 = the continuation's own"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
-        Param("continuation", 0, 0, 2, "strategy playing the rollouts on: 0 = simple, 1 = greedy, 2 = expert"),
-        Param("opponent", 0, 0, 2, "model of the opponent in the rollouts: 0 = simple, 1 = greedy, 2 = expert"),
-        Param("prior", 1, 0, 3, "worlds: 0 = uniform, 1 = least-deadwood draws, fitting its last discard, 2 = as "
-                                "played and weighted by the opponent model's play of its latest turn (oklasim advise "
-                                "without a history), 3 = weighted by its play of the hand's latest turns, from the "
-                                "hand's log (oklasim advise --history)"),
-        Param("window", DEFAULT_WINDOW, 0, 40, "prior 3: the opponent's latest turns weighed (0: all, its hand uniform)"),
-        Param("played_draws", DEFAULT_PLAYED_DRAWS, 0, 20, "prior 3: at most this many of its stock draws before them, least-deadwood"),
+        Param.choice("continuation", "simple", CONTINUATIONS, "strategy playing the rollouts on"),
+        Param.choice("opponent", "simple", CONTINUATIONS, "model of the opponent in the rollouts"),
+        Param.choice("prior", "played", ("uniform", "played", "latest_turn", "history"),
+                     "worlds: uniform; played: least-deadwood draws, fitting its last discard; latest_turn: as played "
+                     "and weighted by the opponent model's play of its latest turn (oklasim advise without a "
+                     "history); history: weighted by its play of the hand's latest turns, from the hand's log "
+                     "(oklasim advise --history)"),
+        Param("window", DEFAULT_WINDOW, 0, 40, "prior history: the opponent's latest turns weighed (0: all, its "
+                                               "hand uniform)"),
+        Param("played_draws", DEFAULT_PLAYED_DRAWS, 0, 20, "prior history: at most this many of its stock draws "
+                                                           "before them, least-deadwood"),
         Param("roulette", 0, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept "
                                    "by chance (unbiased) and most dropped unplayed; 0: every world weighed exactly",
               integer=False),
@@ -62,6 +69,12 @@ FAMILY = Family(
 )
 
 MEMORY = FAMILY.memory_start
+# mc_nb reads the parameters at its P_* places (search hands it the same vector): they must be the declared ones.
+PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
+          "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
+          "roulette": M.P_ROULETTE}
+if FAMILY.indexes(*PLACES) != tuple(PLACES.values()):
+    raise OklasimError(f"mc_nb's parameter places {PLACES} are not mc's declared order")
 
 with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 

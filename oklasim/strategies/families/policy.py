@@ -66,6 +66,9 @@ FAMILY = Family(
     },
 )
 
+AT = FAMILY.indexes(*(f"at_{limit}" for limit in LIMITS))  # the rule at each knock limit, 1 to 10
+TOP_LIMIT = LIMITS[-1]  # a knock limit above (none in the rules) plays as this one
+
 
 @decide_kernel()
 def decide_nb(kind, view, params):
@@ -75,7 +78,7 @@ def decide_nb(kind, view, params):
         limit = view[V_KNOCK_LIMIT]
         if limit < 1:
             return knock_if_at_most_nb(view, 0.0)
-        code = int(params[min(limit, 10) - 1])
+        code = int(params[AT[min(limit, TOP_LIMIT) - 1]])
         if view[V_MY_DRAWS] > code % 100:
             return knock_if_at_most_nb(view, 0.0)
         return knock_if_at_most_nb(view, code // 100)

@@ -33,8 +33,7 @@ FAMILY = Family(
     ),
 )
 
-KNOCK_PROBABILITY = 0
-TAKE_PROBABILITY = 1
+KNOCK_PROBABILITY, TAKE_PROBABILITY = FAMILY.indexes("knock_probability", "take_probability")
 
 
 @decide_kernel()

@@ -68,7 +68,8 @@ FAMILY = Family(
         Param("behind_threshold", 0, 0, 10, "the knock threshold when far behind (0 = gin only)"),
         Param("danger_margin", 25, 0, 1000, "opponent within this many points of the target: knock whenever legal"),
         Param("finish_margin", 10, 0, 1000, "we are within this many points of the target: knock whenever legal"),
-        Param("play", 1, 0, 1, "draws and discards: 1 = defensive's defaults, 0 = greedy's"),
+        Param.choice("play", "defensive", ("greedy", "defensive"), "draws and discards: greedy's, or defensive's "
+                                                                  "with its defaults"),
     ),
     presets={
         "chase_gin": {"behind_margin": 25, "behind_threshold": 0},
@@ -76,13 +77,8 @@ FAMILY = Family(
     },
 )
 
-THRESHOLD = 0
-LEAD_MARGIN = 1
-BEHIND_MARGIN = 2
-BEHIND_THRESHOLD = 3
-DANGER_MARGIN = 4
-FINISH_MARGIN = 5
-PLAY = 6
+THRESHOLD, LEAD_MARGIN, BEHIND_MARGIN, BEHIND_THRESHOLD, DANGER_MARGIN, FINISH_MARGIN, PLAY = (FAMILY.indexes(
+    "threshold", "lead_margin", "behind_margin", "behind_threshold", "danger_margin", "finish_margin", "play"))
 
 OUTS_WEIGHT = 1.5  # defensive's defaults
 DANGER_WEIGHT = 3.0

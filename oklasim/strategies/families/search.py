@@ -12,10 +12,10 @@ most points on the weighted average. ``discards`` extends the search to
 that many sensible discards at each discard, ``draws=1`` to the draws;
 elsewhere it plays as ``expert``. Worlds come from its own random stream,
 so any game replays from its seed. Two players only: with more it plays as
-``expert``. Built on ``mc`` (the same machinery, with ``prior=3``): the
+``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
 opponent model and the continuation are expert. Where the log cannot be
 read (a board built from a position rather than played), the opponent's
-latest turn, rebuilt from the pile, weighs the worlds (``prior=2``).
+latest turn, rebuilt from the pile, weighs the worlds (``prior=latest_turn``).
 
 The opponent model follows the opponent's style as the game's showdowns
 show it (``V_STYLE``, read as ``expert`` reads it): an opponent whose chance
@@ -69,12 +69,14 @@ FAMILY = Family(
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
-SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE = range(9)
+SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE = FAMILY.indexes(
+    "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
+    "roulette")
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
 KNOCKER_PARAMS = MC.EXPERT_PARAMS.copy()
-KNOCKER_PARAMS[X.EARLY_DRAWS] = KNOCKER_PARAMS[X.HOLDER_TIMING] = X.NEVER
+KNOCKER_PARAMS[X.EARLY_DRAWS] = KNOCKER_PARAMS[X.HOLDER_EARLY_DRAWS] = X.NEVER
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 

@@ -82,11 +82,9 @@ FAMILY = Family(
     },
 )
 
-THRESHOLD = 0
-THRESHOLD_OFFSET = 1
-EARLY_DRAWS = 2
-GIN_AFTER_DRAWS = 3
-LATE_STOCK = 4
+THRESHOLD, THRESHOLD_OFFSET, EARLY_DRAWS, GIN_AFTER_DRAWS, LATE_STOCK = FAMILY.indexes(
+    "threshold", "threshold_offset", "early_draws", "gin_after_draws", "late_stock"
+)
 
 
 @decide_kernel()
