@@ -157,19 +157,21 @@ class Param:
             )
         return float(value)
 
-    def parse(self, value: float | str, family: str) -> float:
+    def parse(self, value: float | str, family: str, where: str = "") -> float:
         """The value ``params`` holds for a setting: a number, or an option's name for a choice. A choice written
-        as its number (``Written``) still works, with a warning, for this release."""
+        as its number (``Written``) still works, with a warning, for this release. ``where``: the option the setting
+        came in (``--fix``), named in an error; the strategy by default."""
+        where = where or f"strategy {family}"
         if not self.choices:
             if isinstance(value, str):
-                raise OklasimError(f"strategy {family}: {self.name}={value}: write a number ({self.help})")
+                raise OklasimError(f"{where}: {self.name}={value}: write a number ({self.help})")
             return self.check(value, family)
         if isinstance(value, str):
             if value not in self.choices:
-                raise OklasimError(f"strategy {family}: {self.name}={value} is not one of {', '.join(self.choices)}")
+                raise OklasimError(f"{where}: {self.name}={value} is not one of {', '.join(self.choices)}")
             return float(self.choices.index(value))
         if not float(value).is_integer():
-            raise OklasimError(f"strategy {family}: {self.name}={value:g}: write one of {', '.join(self.choices)}")
+            raise OklasimError(f"{where}: {self.name}={value:g}: write one of {', '.join(self.choices)}")
         index = self.check(value, family)
         if not isinstance(value, Written):  # a value the program holds (a tuned or stored one), not a spelling
             return index

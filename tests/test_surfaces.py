@@ -55,7 +55,7 @@ def test_whole_parameter_values_read_as_whole_numbers():
 
 def test_a_bad_fix_names_the_option_it_came_in():
     result = invoke("tune", "threshold", "--against", "greedy", "--fix", "early_draws=abc")
-    assert result.exit_code == 1 and "Error: --fix: write parameters as name=number" in result.output, result.output
+    assert result.exit_code == 1 and "Error: --fix: early_draws=abc: write a number" in result.output, result.output
     result = invoke("tune", "threshold", "--against", "greedy", "--fix", "late_stock=1", "--fix", "late_stock=2")
     assert "--fix: late_stock given more than once" in result.output
 

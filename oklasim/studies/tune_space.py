@@ -125,7 +125,7 @@ def dimensions(family: str, params: dict[str, tuple[float, float] | None], fixed
     if both:
         raise OklasimError(f"{', '.join(both)}: a parameter is either tuned (--param) or fixed (--fix), not both")
     for name, value in fixed.items():
-        declared[name].parse(value, family)
+        declared[name].parse(value, family, "--fix")
     chosen = params or {n: None for n, p in declared.items() if p.low < p.high and n not in fixed}
     found = []
     for name, narrowed in chosen.items():
