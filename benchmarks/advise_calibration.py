@@ -66,11 +66,17 @@ def predict(worlds, opponent, columns, c, samples, key):
     hands = np.zeros(samples, dtype=np.int64)
     status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
     guide = Guide(worlds)
+    strategies = R.Strategies(me_fn=opponent.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params)
+    question = R.Question(seat_view=worlds.view, kind=L.D_KNOCK, cand=columns, n_cand=len(columns), active=active,
+                          game_mode=0)
+    evidence = worlds.evidence_for(opponent)
     for lo, hi in batch_bounds(samples, False):
-        code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, L.D_KNOCK,
-                                 columns, len(columns), active, key, 0, worlds.prior, worlds.evidence_for(opponent),
-                                 ROULETTE_SHARE * weights[:lo].max(initial=0.0), guide.weights(), 1, lo, hi, out[lo:hi],
-                                 weights[lo:hi], hands[lo:hi], status, np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
+        sampling = R.Sampling(key=key, prior=worlds.prior, evidence=evidence,
+                              cutoff=ROULETTE_SHARE * weights[:lo].max(initial=0.0), guide=guide.weights(), repeats=1)
+        code = R.advise_batch_nb(strategies, question, sampling,
+                                 R.Batch(lo=lo, hi=hi, claims=R.NO_CLAIMS, stop=np.zeros(1, dtype=np.int64)),
+                                 R.Outputs(out=out[lo:hi], weights=weights[lo:hi], opponent_hands=hands[lo:hi],
+                                           status=status))
         assert code == 0, code
         guide.learn(hands[lo:hi], weights[lo:hi], hi - lo)
     total = weights.sum()

@@ -124,16 +124,21 @@ def kernel_runner(request: dict):
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
     params[:] = opponent.vector()
     params[0] = me.vector()
+    strategies = R.Strategies(me_fn=me.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params)
 
     def run(lo: int, hi: int, cutoff: float, active: int, repeats: int = 1) -> tuple[np.ndarray, np.ndarray, float]:
         out = np.zeros((hi - lo, n_cols, R.N_OUT), dtype=np.int64)
         weights = np.zeros(hi - lo)
         started = time.perf_counter()
-        code = R.advise_batch_nb(me.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
-                                 columns, n_cols, np.full(n_cols, active, dtype=np.int64), stream_key(r.seed), 0,
-                                 worlds.prior, worlds.evidence_for(opponent), cutoff, NO_GUIDE, repeats, lo, hi, out,
-                                 weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                                 np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
+        code = R.advise_batch_nb(
+            strategies,
+            R.Question(seat_view=worlds.view, kind=worlds.position.kind, cand=columns, n_cand=n_cols,
+                       active=np.full(n_cols, active, dtype=np.int64), game_mode=0),
+            R.Sampling(key=stream_key(r.seed), prior=worlds.prior, evidence=worlds.evidence_for(opponent),
+                       cutoff=cutoff, guide=NO_GUIDE, repeats=repeats),
+            R.Batch(lo=lo, hi=hi, claims=R.NO_CLAIMS, stop=np.zeros(1, dtype=np.int64)),
+            R.Outputs(out=out, weights=weights, opponent_hands=np.zeros(hi - lo, dtype=np.int64),
+                      status=np.zeros(E.STATUS_SIZE, dtype=np.int64)))
         assert code == L.E_NONE, code
         return out, weights, time.perf_counter() - started
 

@@ -4,8 +4,6 @@ or loaded machine as on a fast one."""
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 from processes import wait_for
 
@@ -33,21 +31,21 @@ def fake_clock(monkeypatch, tick: float = 0.0) -> FakeClock:
     return clock
 
 
-def _batch_argument(name: str) -> int:
-    """Where the argument ``name`` of the advisor's batch kernel is (the workers call it with positions only)."""
-    kernel = R.advise_batch_nb
-    return list(inspect.signature(getattr(kernel, "py_func", kernel)).parameters).index(name)
+def _batch_argument(bundles: tuple, name: str):
+    """The argument ``name`` of a call of the advisor's batch kernel, from the bundle that holds it (the workers pass
+    the bundles by position)."""
+    return next(getattr(bundle, name) for bundle in bundles if name in bundle._fields)
 
 
 def seconds_per_world(monkeypatch, seconds: float) -> FakeClock:
     """The advisor's clock moves ``seconds`` for every world a batch finishes, as against an opponent of that steady
     speed, and does not move otherwise. For one worker only: the worlds of its batch are added when it returns."""
     clock = fake_clock(monkeypatch)
-    kernel, weights = R.advise_batch_nb, _batch_argument("weights")
+    kernel = R.advise_batch_nb
 
-    def batch(*args):
-        status = kernel(*args)
-        clock.now += seconds * np.count_nonzero(args[weights] >= 0)  # -1: a world left unfinished
+    def batch(*bundles):
+        status = kernel(*bundles)
+        clock.now += seconds * np.count_nonzero(_batch_argument(bundles, "weights") >= 0)  # -1: a world left unfinished
         return status
 
     monkeypatch.setattr(R, "advise_batch_nb", batch)
@@ -57,10 +55,11 @@ def seconds_per_world(monkeypatch, seconds: float) -> FakeClock:
 def batches_held_until_stopped(monkeypatch) -> None:
     """Every batch waits for the advisor to stop it (its time budget spent) before playing its worlds: worlds
     slower than any budget, on any machine. A batch the advisor never stops fails the test."""
-    kernel, stop = R.advise_batch_nb, _batch_argument("stop")
+    kernel = R.advise_batch_nb
 
-    def batch(*args):
-        assert wait_for(lambda: args[stop][0] != 0, timeout=120, step=0.01), "the advisor never stopped the batch"
-        return kernel(*args)
+    def batch(*bundles):
+        stop = _batch_argument(bundles, "stop")
+        assert wait_for(lambda: stop[0] != 0, timeout=120, step=0.01), "the advisor never stopped the batch"
+        return kernel(*bundles)
 
     monkeypatch.setattr(R, "advise_batch_nb", batch)

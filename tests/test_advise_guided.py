@@ -80,10 +80,14 @@ def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
     params[:] = opponent.vector()
     out, weights, hands = np.zeros((count, 1, R.N_OUT), dtype=np.int64), np.zeros(count), np.zeros(count, np.int64)
-    code = R.advise_batch_nb(opponent.decide, opponent.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
-                             columns, 0, np.zeros(1, dtype=np.int64), 9, 0, worlds.prior, worlds.evidence_for(opponent),
-                             0.0, guide, 1, 0, count, out, weights, hands, np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                             np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
+    code = R.advise_batch_nb(
+        R.Strategies(me_fn=opponent.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params),
+        R.Question(seat_view=worlds.view, kind=worlds.position.kind, cand=columns, n_cand=0,
+                   active=np.zeros(1, dtype=np.int64), game_mode=0),
+        R.Sampling(key=9, prior=worlds.prior, evidence=worlds.evidence_for(opponent), cutoff=0.0, guide=guide,
+                   repeats=1),
+        R.Batch(lo=0, hi=count, claims=R.NO_CLAIMS, stop=np.zeros(1, dtype=np.int64)),
+        R.Outputs(out=out, weights=weights, opponent_hands=hands, status=np.zeros(E.STATUS_SIZE, dtype=np.int64)))
     assert code == L.E_NONE
     return hands, weights
 

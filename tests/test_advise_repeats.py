@@ -28,11 +28,15 @@ def play(repeats: int, lo: int, hi: int, scores=None) -> tuple[np.ndarray, np.nd
     params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
     params[:] = greedy.vector()
     out, weights = np.zeros((hi - lo, n, R.N_OUT), dtype=np.int64), np.zeros(hi - lo)
-    code = R.advise_batch_nb(greedy.decide, greedy.decide, R.forced_nb, params, worlds.view, worlds.position.kind,
-                             columns, n, np.ones(n, dtype=np.int64), stream_key(5), int(scores is not None),
-                             worlds.prior, worlds.evidence_for(greedy), 0.0, NO_GUIDE, repeats, lo, hi, out,
-                             weights, np.zeros(hi - lo, dtype=np.int64), np.zeros(E.STATUS_SIZE, dtype=np.int64),
-                             np.zeros(1, dtype=np.int64), R.NO_CLAIMS)
+    code = R.advise_batch_nb(
+        R.Strategies(me_fn=greedy.decide, opp_fn=greedy.decide, forced_fn=R.forced_nb, params=params),
+        R.Question(seat_view=worlds.view, kind=worlds.position.kind, cand=columns, n_cand=n,
+                   active=np.ones(n, dtype=np.int64), game_mode=int(scores is not None)),
+        R.Sampling(key=stream_key(5), prior=worlds.prior, evidence=worlds.evidence_for(greedy), cutoff=0.0,
+                   guide=NO_GUIDE, repeats=repeats),
+        R.Batch(lo=lo, hi=hi, claims=R.NO_CLAIMS, stop=np.zeros(1, dtype=np.int64)),
+        R.Outputs(out=out, weights=weights, opponent_hands=np.zeros(hi - lo, dtype=np.int64),
+                  status=np.zeros(E.STATUS_SIZE, dtype=np.int64)))
     assert code == L.E_NONE
     return columns, out, weights
 

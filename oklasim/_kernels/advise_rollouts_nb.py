@@ -1,11 +1,12 @@
 """Playing candidate columns out in sampled worlds: the advisor's Monte Carlo kernel.
 
-``run_samples_nb`` plays worlds ``lo .. hi - 1`` for the active columns;
-``run_worlds_nb`` also draws them by a guide (``advise_guided_nb``), and
-``advise_batch_nb`` is its GIL-free entry point for worker threads. A knock
-column is settled by the showdown; any other column is played on by the
-engine's own hand loop with the seats' continuation strategies, nothing of
-the rules restated here beyond reading the hand record.
+``run_worlds_nb`` plays a batch of worlds for the active columns, its
+arguments in five named bundles (``advise_bundles_nb``); ``advise_batch_nb``
+is its GIL-free entry point for worker threads, and ``run_samples_nb`` its
+one-thread form for the ``mc`` strategy. A knock column is settled by the
+showdown; any other column is played on by the engine's own hand loop with
+the seats' continuation strategies, nothing of the rules restated here
+beyond reading the hand record.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import float64, int64, njit, types
 
+from .advise_bundles_nb import Batch, Outputs, Question, Sampling, Strategies, typed_as_tuple
 from .advise_columns_nb import (
     C_ARRANGEMENT,
     C_DEADWOOD,
@@ -231,29 +233,12 @@ def game_winner_nb(work, cont, params, scores, dealer, hand_number, deck_rng, ar
 
 
 @njit(cache=True)
-def run_samples_nb(
-    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, lo, hi, me_fn, opp_fn, forced_fn,
-    params, out, weights, status, stop
-):
-    """Play worlds ``lo .. hi - 1`` once each for the active columns into ``out[s - lo, column, O_*]``.
-
-    ``params`` is the (MAX_SEATS, MAX_PARAMS) matrix of the continuation
-    strategies, row ``V_SEAT`` for the deciding seat's. ``prior`` is
-    ``[draws, flags, last discard]`` of ``sample_world_nb``. ``evidence`` is
-    ``(turns, snapshots, slip, traits)`` of the opponent's turns so far (none: every
-    world weighs 1), and ``weights[s - lo]`` gets world ``s``'s weight
-    (``advise_history_nb``; below ``cutoff`` > 0 it is played by Russian
-    roulette); a world of weight 0 is not played and its ``out`` row is not written (pass zeros: its pages of
-    memory then stay untouched, which kept two workers from waiting on each other's page faults). Once another
-    thread sets ``stop[0]`` (the time budget is spent) the worlds not finished
-    get weight -1 and are not counted; world 0 is always finished, so that
-    there is an answer. Returns a status (the engine's error fields go to
-    ``status[ST_ERROR:]``).
-    """
-    no_guide = (np.zeros(0, dtype=np.float64), np.zeros((0, 0), dtype=np.float64), 0.0)
-    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, no_guide, 1, lo, hi,
-                         me_fn, opp_fn, forced_fn, params, out, weights, np.zeros(hi - lo, dtype=np.int64), status,
-                         stop, np.zeros(0, dtype=np.int64))
+def run_samples_nb(strategies, question, sampling, lo, hi, out, weights, status):
+    """``run_worlds_nb`` on one thread: worlds ``lo .. hi - 1``, all played (nothing stops them), the opponent's
+    hands not kept."""
+    batch = Batch(lo, hi, claims=np.zeros(0, dtype=np.int64), stop=np.zeros(1, dtype=np.int64))
+    outputs = Outputs(out, weights, opponent_hands=np.zeros(hi - lo, dtype=np.int64), status=status)
+    return run_worlds_nb(strategies, question, sampling, batch, outputs)
 
 
 @njit(cache=True, inline="always")
@@ -270,23 +255,33 @@ def next_world_nb(s, end, hi, claims):
 
 
 @njit(cache=True)
-def run_worlds_nb(
-    view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats, lo, hi, me_fn, opp_fn,
-    forced_fn, params, out, weights, opponent_hands, status, stop, claims
-):
-    """``run_samples_nb``, with the opponent's hand of world ``s`` in ``opponent_hands[s - lo]``, with a
-    ``guide`` (two players, a prior without repairs; its weights empty: none) its worlds drawn by ``advise_guided_nb``,
-    their weights corrected for it, and each world played ``repeats`` times: the same hidden hands (the
-    weighed part of a world), a new stock order and new seat streams each time, ``out`` summing the repeats.
-    The stock order given the hands is uniform and the history says nothing about it, so the repeats' mean
-    estimates the world's value without bias; a knock's showdown depends on the hands alone and is played once
-    (in game mode the rest of the game is played in every repeat).
+def run_worlds_nb(strategies, question, sampling, batch, outputs):
+    """Play the worlds of ``batch`` for the active columns of ``question``; returns a status (the engine's error
+    fields go to ``outputs.status[ST_ERROR:]``).
+
+    World ``s`` is drawn and weighed as ``sampling`` says (a world the guide
+    draws has its weight corrected for it); a world of weight 0 is not played
+    and its ``out`` row is not written (pass zeros: its pages of memory then
+    stay untouched, which kept two workers from waiting on each other's page
+    faults). Each world is played ``repeats`` times: the same hidden hands
+    (the weighed part of a world), a new stock order and new seat streams
+    each time, ``out`` summing the repeats. The stock order given the hands is
+    uniform and the history says nothing about it, so the repeats' mean
+    estimates the world's value without bias; a knock's showdown depends on
+    the hands alone and is played once (in game mode the rest of the game is
+    played in every repeat). Once another thread sets ``stop[0]`` (the time
+    budget is spent) the worlds not finished get weight -1 and are not
+    counted; world 0 is always finished, so that there is an answer.
 
     ``claims`` empty: this call plays worlds ``lo .. hi - 1``. Else several threads share one batch ``lo .. hi - 1``
-    (the same ``out``, ``weights`` and ``opponent_hands``, ``weights`` filled with -1 by the caller, ``claims[0]``
-    = ``lo``), each claiming the next block of worlds as it finishes one: a world's result depends on its index
-    alone, whichever thread plays it, and the rare worlds played out (hundreds of times one only weighed) no longer
-    keep one thread busy while the other waits at the end of a batch."""
+    (the same ``outputs`` but for ``status``, ``weights`` filled with -1 by the caller, ``claims[0]`` = ``lo``), each
+    claiming the next block of worlds as it finishes one: a world's result depends on its index alone, whichever
+    thread plays it, and the rare worlds played out (hundreds of times one only weighed) no longer keep one thread
+    busy while the other waits at the end of a batch."""
+    view, kind, game_mode, params = question.seat_view, question.kind, question.game_mode, strategies.params
+    key, prior, guide, repeats = sampling.key, sampling.prior, sampling.guide, sampling.repeats
+    lo, hi, claims, stop = batch.lo, batch.hi, batch.claims, batch.stop
+    weights, status = outputs.weights, outputs.status
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     opp = (me + 1) % players  # two players: the opponent
@@ -310,8 +305,8 @@ def run_worlds_nb(
             return E_BAD_VIEW
     if n_stock != view[V_STOCK_LEFT]:
         return E_BAD_VIEW
-    cont = seat_tuple_nb(me, me_fn, opp_fn)
-    forced = seat_tuple_nb(me, forced_fn, opp_fn)
+    cont = seat_tuple_nb(me, strategies.me_fn, strategies.opp_fn)
+    forced = seat_tuple_nb(me, strategies.forced_fn, strategies.opp_fn)
     forced_params = params.copy()
     record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -321,7 +316,7 @@ def run_worlds_nb(
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
     repeat_key = key ^ REPEAT_STOCKS
-    turns, snapshots, slip, traits = evidence
+    turns, snapshots, slip, traits = sampling.evidence
     weighing = weight_scratch_nb(snapshots)
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
@@ -343,18 +338,18 @@ def run_worlds_nb(
                                          prior[2], view[V_KNOCK_LIMIT], scratch, stock)
         else:
             deal_table_nb(key, s, me, players, unseen, n_unseen, known, need, scratch, hands, stock)
-        opponent_hands[s - lo] = hands[opp]
+        outputs.opponent_hands[s - lo] = hands[opp]
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
-            like, _ = history_weight_nb(opp_fn, params[opp], turns, snapshots, hands[opp], slip,
-                                        stream_state_nb(history_key, s), cutoff / ratio, traits, weighing)
+            like, _ = history_weight_nb(strategies.opp_fn, params[opp], turns, snapshots, hands[opp], slip,
+                                        stream_state_nb(history_key, s), sampling.cutoff / ratio, traits, weighing)
             weight = ratio * like
         if weight == 0.0:
             weights[s - lo] = weight
             continue
         if guided:
             stock_of_rest_nb(hands[opp], unseen, n_unseen, stock, stock_state)
-        row = out[s - lo]
+        row = outputs.out[s - lo]
         row[:, :] = 0
         for k in range(repeats):
             # Repeat k of world s: the same hidden hands, its own stock order and seat streams (k = 0: as drawn).
@@ -362,12 +357,12 @@ def run_worlds_nb(
             copy_into_nb(order[:n_stock], stock[:n_stock])
             if k > 0:  # the stock given the hands is uniform over the rest, whatever the history
                 shuffle_deck_nb(stream_state_nb(repeat_key, index), order[:n_stock])
-            for c in range(n_cand):
+            for c in range(question.n_cand):
                 if stop[0] != 0 and s > 0:  # checked between the rollouts: a slow opponent may take a second for one
                     return E_NONE
-                if not active[c]:
+                if not question.active[c]:
                     continue
-                column = cand[c]
+                column = question.cand[c]
                 settled = column[C_KIND] == SHOWDOWN and players == 2  # by the hands alone: no need to play the draw
                 # Without a game to play on, a showdown scores the same in every repeat: played once, counted for all.
                 times = repeats if settled and not game_mode else 1
@@ -426,43 +421,26 @@ def run_worlds_nb(
     return E_NONE
 
 
+# advise_batch_nb's one signature, each bundle's field by field: compiled once, whatever the strategies.
 ADVISE_BATCH_SIGNATURE = int64(
-    DECIDE_TYPE,
-    DECIDE_TYPE,
-    DECIDE_TYPE,
-    float64[:, ::1],
-    int64[::1],
-    int64,
-    int64[:, ::1],
-    int64,
-    int64[::1],
-    int64,
-    int64,
-    int64[::1],
-    types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, int64)),
-    float64,
-    types.Tuple((float64[::1], float64[:, ::1], float64)),  # guide
-    int64,  # repeats
-    int64,
-    int64,
-    int64[:, :, ::1],
-    float64[::1],
-    int64[::1],
-    int64[::1],
-    int64[::1],
-    int64[::1],  # claims
+    typed_as_tuple(Strategies, me_fn=DECIDE_TYPE, opp_fn=DECIDE_TYPE, forced_fn=DECIDE_TYPE, params=float64[:, ::1]),
+    typed_as_tuple(Question, seat_view=int64[::1], kind=int64, cand=int64[:, ::1], n_cand=int64, active=int64[::1],
+                   game_mode=int64),
+    typed_as_tuple(Sampling, key=int64, prior=int64[::1],
+                   evidence=types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, int64)), cutoff=float64,
+                   guide=types.Tuple((float64[::1], float64[:, ::1], float64)), repeats=int64),
+    typed_as_tuple(Batch, lo=int64, hi=int64, claims=int64[::1], stop=int64[::1]),
+    typed_as_tuple(Outputs, out=int64[:, :, ::1], weights=float64[::1], opponent_hands=int64[::1], status=int64[::1]),
 )
 
 
 @lazy_njit(ADVISE_BATCH_SIGNATURE, nogil=True)
-def advise_batch_nb(
-    me_fn, opp_fn, forced_fn, params, view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff,
-    guide, repeats, lo, hi, out, weights, opponent_hands, status, stop, claims
-):
-    """``run_worlds_nb`` without the GIL, for the advisor's worker threads (``stop``: set by the caller at the
-    deadline; ``claims``: shared by the threads of one batch, see ``run_worlds_nb``)."""
-    return run_worlds_nb(view, kind, cand, n_cand, active, key, game_mode, prior, evidence, cutoff, guide, repeats,
-                         lo, hi, me_fn, opp_fn, forced_fn, params, out, weights, opponent_hands, status, stop, claims)
+def advise_batch_nb(strategies, question, sampling, batch, outputs):
+    """``run_worlds_nb`` without the GIL, for the advisor's worker threads (``batch.stop``: set by the caller at the
+    deadline; ``batch.claims``: shared by the threads of one batch). The bundles come as plain tuples
+    (``typed_as_tuple``)."""
+    return run_worlds_nb(Strategies(*strategies), Question(*question), Sampling(*sampling), Batch(*batch),
+                         Outputs(*outputs))
 
 
 @njit(cache=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit, uint64
 
+from .advise_bundles_nb import Question, Sampling, Strategies, no_guide_nb
 from .advise_columns_nb import (
     C_ACTION,
     C_DISCARD,
@@ -178,13 +179,14 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     # Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for the same time.
     exact = samples if params[P_ROULETTE] == 0 else min(EXACT_WORLDS, samples)
     weights = np.zeros(samples, dtype=np.float64)
-    stop = np.zeros(1, dtype=np.int64)
-    error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, 0.0, 0, exact, cont_fn, opp_fn,
-                           forced_fn, rollout_params, out[:exact], weights[:exact], status, stop)
+    strategies = Strategies(params=rollout_params, me_fn=cont_fn, opp_fn=opp_fn, forced_fn=forced_fn)
+    question = Question(view, kind, cand, n, active, game_mode=0)  # the points of the hand alone
+    weighed_exactly = Sampling(key, prior, evidence, cutoff=0.0, guide=no_guide_nb(), repeats=1)
+    error = run_samples_nb(strategies, question, weighed_exactly, 0, exact, out[:exact], weights[:exact], status)
     if not error and exact < samples:
         cutoff = params[P_ROULETTE] * weights[:exact].max()
-        error = run_samples_nb(view, kind, cand, n, active, key, 0, prior, evidence, cutoff, exact, samples, cont_fn,
-                               opp_fn, forced_fn, rollout_params, out[exact:], weights[exact:], status, stop)
+        roulette = Sampling(key, prior, evidence, cutoff=cutoff, guide=no_guide_nb(), repeats=1)
+        error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
     best, best_total = 0, -np.inf

@@ -276,10 +276,11 @@ def run(request: Request, extra_paths=()) -> Advice:
     # From the tail: at a confidence of 1 - 1e-12, one minus the corrected tail rounds to 1.
     z_separate = -NormalDist().inv_cdf((1 - confidence) / (2 * max(n_actions - 1, 1) * looks))
 
-    evidence = worlds.evidence_for(seats[1])
     tally = _Tally(n_cols)
     guide = Guide(worlds)
     active = np.ones(n_cols, dtype=np.int64)
+    strategies = R.Strategies(me_fn=seats[0].decide, opp_fn=seats[1].decide, forced_fn=R.forced_nb, params=params)
+    question = R.Question(view, kind, columns, n_cols, active, game_mode=int(game_mode))
     open_actions = set(range(n_actions))
     done, batch, reason = 0, FIRST_BATCH, None
     played_worlds = 0  # of the ``done`` worlds drawn, those played (weight above 0)
@@ -293,20 +294,19 @@ def run(request: Request, extra_paths=()) -> Advice:
             out = np.zeros((size, n_cols, R.N_OUT), dtype=np.int64)
             weights = np.full(size, -1.0)  # -1: not finished (the workers share the batch, see run_worlds_nb)
             hands = np.zeros(size, dtype=np.int64)
-            proposal = guide.weights()
             rollouts = int(np.count_nonzero(active & ((columns[:, C.C_KIND] != C.SHOWDOWN) | game_mode)))
             repeats = repeats_for(worlds.conditioned, done, played_worlds, rollouts)
+            sampling = R.Sampling(key, worlds.prior, worlds.evidence_for(seats[1]), cutoff=ROULETTE_SHARE * heaviest,
+                                  guide=guide.weights(), repeats=repeats)
             jobs = []
             batch_started = clock()  # before the jobs start: one may end before they are all submitted
             claims = np.array([done], dtype=np.int64)  # the next world of the batch a worker may claim
+            shared = R.Batch(lo=done, hi=done + size, claims=claims, stop=stop)  # the same worlds for all workers
             for _ in range(workers):
-                status = np.zeros(E.STATUS_SIZE, dtype=np.int64)
-                jobs.append((status, pool.submit(
-                    R.advise_batch_nb, seats[0].decide, seats[1].decide, R.forced_nb, params, view, kind, columns,
-                    n_cols, active, key, int(game_mode), worlds.prior, evidence, ROULETTE_SHARE * heaviest,
-                    proposal, repeats, done, done + size, out, weights, hands, status, stop, claims)))
-            for status, job in jobs:
-                _check(_result(job, deadline, stop), status, seats, seed)
+                outputs = R.Outputs(out, weights, opponent_hands=hands, status=np.zeros(E.STATUS_SIZE, dtype=np.int64))
+                jobs.append((outputs, pool.submit(R.advise_batch_nb, strategies, question, sampling, shared, outputs)))
+            for outputs, job in jobs:
+                _check(_result(job, deadline, stop), outputs.status, seats, seed)
             batch_seconds = clock() - batch_started
             played = weights >= 0  # all but the worlds left at the deadline
             finished = int(played.sum())
