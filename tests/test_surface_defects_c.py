@@ -89,9 +89,9 @@ def tunable_families():
 def test_the_first_trial_of_every_shipped_family_is_its_defaults(family):
     spec = TuneSpec.create(family, ["simple"])
     trial = open_study(spec, None).ask()
-    proposed = {d.name: d.suggest(trial) for d in spec.dimensions}
-    defaults = dict(spec.baseline().values)
-    assert proposed == {name: defaults[name] for name in proposed}
+    proposed = {d.name: d.suggest(trial) for d in spec.dimensions}  # a choice by its option's name
+    defaults, played = dict(spec.baseline().values), dict(spec.strategy(proposed).values)
+    assert {name: played[name] for name in proposed} == {name: defaults[name] for name in proposed}
 
 
 def test_a_default_outside_the_declared_search_range_is_searched_too():
