@@ -113,6 +113,11 @@ from oklasim._kernels.melds_nb import (
 from oklasim.errors import OklasimError
 
 
+def spelled_number(value: float) -> str:
+    """A parameter value as it reads back to exactly the same float: whole numbers without ".0"."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 class Written(float):
     """A number as a person wrote it in a setting (``name=2``), told apart from the values the program passes:
     only a written number for a choice parameter is warned about."""
@@ -180,10 +185,8 @@ class Param:
         return index
 
     def spelled(self, value: float) -> str:
-        """``value`` as a setting reads it back: an option's name, or the number without a needless ".0"."""
-        if self.choices:
-            return self.choices[int(value)]
-        return str(int(value)) if float(value).is_integer() else repr(float(value))
+        """``value`` as a setting reads it back: an option's name, or the number (``spelled_number``)."""
+        return self.choices[int(value)] if self.choices else spelled_number(value)
 
     def range_text(self) -> str:
         return "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"

@@ -34,9 +34,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from oklasim.errors import OklasimError
 from oklasim._kernels.layout import MAX_PARAMS
-from oklasim.strategy_api import Family, Written
+from oklasim.errors import OklasimError
+from oklasim.strategy_api import Family, Written, spelled_number
 
 SHIPPED = Path(__file__).resolve().parent / "families"
 SHIPPED_PACKAGE = "oklasim.strategies.families"
@@ -93,15 +93,10 @@ class Strategy:
         run ids and study keys are made of, so that they stay as they were."""
         if not self.values:
             return self.family
-        return f"{self.family}({', '.join(f'{k}={spelled(v)}' for k, v in self.values)})"
+        return f"{self.family}({', '.join(f'{k}={spelled_number(v)}' for k, v in self.values)})"
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "params": dict(self.values), "source": str(self.source)}
-
-
-def spelled(value: float) -> str:
-    """A parameter value as it reads back to exactly the same float: whole numbers without ".0"."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _strategy_package() -> None:
