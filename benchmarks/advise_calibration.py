@@ -38,6 +38,7 @@ from oklasim.advise.rollouts import FIRST_BATCH, ROULETTE_SHARE, batch_bounds
 from oklasim.advise.worlds import Guide, worlds_for
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
+from oklasim.strategy_api import parameter_matrix
 
 OPPONENTS = ("greedy", "defensive", "threshold:gin_only", "expert")
 MODELS = ("as played", "history")
@@ -59,8 +60,8 @@ def predict(worlds, opponent, columns, c, samples, key):
     guide learnt from the worlds so far drawing half of the next ones where few count (the same posterior)."""
     active = np.zeros(len(columns), dtype=np.int64)
     active[c] = 1
-    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
-    params[1] = params[3] = opponent.vector()
+    unset = np.zeros(0)  # the knocking seat's rows: its parameters all zero, as they always were here
+    params = parameter_matrix([unset, opponent.vector(), unset, opponent.vector()])
     out = np.zeros((samples, len(columns), R.N_OUT), dtype=np.int64)
     weights = np.zeros(samples)
     hands = np.zeros(samples, dtype=np.int64)

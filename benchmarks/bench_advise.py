@@ -58,6 +58,7 @@ from oklasim.advise.worlds import NO_GUIDE, worlds_for
 from oklasim.game.rules import Rules
 from oklasim.sim.engine import simulate, stream_key
 from oklasim.strategies.registry import resolve
+from oklasim.strategy_api import parameter_matrix
 
 
 def typical_situations(count: int, seed: int, opponent: str) -> list[dict]:
@@ -121,9 +122,7 @@ def kernel_runner(request: dict):
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
     n_cols = int(C.candidates_nb(worlds.view, worlds.position.kind, r.discards, columns))
     columns = np.ascontiguousarray(columns[:n_cols])
-    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
-    params[:] = opponent.vector()
-    params[0] = me.vector()
+    params = parameter_matrix([me.vector()] + [opponent.vector()] * (L.MAX_SEATS - 1))
     strategies = R.Strategies(me_fn=me.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params)
 
     def run(lo: int, hi: int, cutoff: float, active: int, repeats: int = 1) -> tuple[np.ndarray, np.ndarray, float]:

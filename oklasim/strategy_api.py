@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
+import numpy as np
 
 from oklasim._kernels.cards_nb import (
     BIT,
@@ -102,7 +103,7 @@ from oklasim._kernels.opponents_nb import (
     unseen_nb,
 )
 from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from oklasim._kernels.layout import MAX_PARAMS, N_MEMORY, V_MEMORY
+from oklasim._kernels.layout import MAX_SEATS, N_MEMORY, V_MEMORY
 from oklasim._kernels.linking import DECIDE_SIGNATURE, lazy_njit, stack_array_nb
 from oklasim._kernels.melds_nb import (
     deadwood_after_discard_fast_nb,
@@ -213,8 +214,6 @@ class Family:
     delegates: tuple["Family", ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.params) > MAX_PARAMS:
-            raise OklasimError(f"strategy {self.name}: at most {MAX_PARAMS} parameters")
         if self.memory < 0 or self.memory_end > N_MEMORY:
             raise OklasimError(f"strategy {self.name}: its memory ends at slot {self.memory_end}, past the "
                                f"{N_MEMORY} slots of V_MEMORY")
@@ -236,6 +235,10 @@ class Family:
             raise OklasimError(f"strategy {self.name} has no parameter {', '.join(unknown)} (parameters: "
                                f"{', '.join(places)})")
         return tuple(places[name] for name in names)
+
+    def defaults(self) -> np.ndarray:
+        """Its parameters' defaults in declared order: the ``params`` its kernel reads when played as it ships."""
+        return np.array([param.default for param in self.params], dtype=np.float64)
 
     @property
     def memory_base(self) -> int:
@@ -260,6 +263,19 @@ class Family:
 
     def slots_text(self) -> str:
         return f"V_MEMORY slots {self.memory_base}..{self.memory_end - 1}"
+
+
+def parameter_matrix(rows: Sequence[np.ndarray]) -> np.ndarray:
+    """The (MAX_SEATS, width) parameter matrix the kernels take, row i seat i's parameters (``Strategy.vector``),
+    each padded with zeros to the longest: its width follows the families playing, so that a family's next parameter
+    never touches the layout. Fewer rows than MAX_SEATS: the first repeats, as the engine seats it (those seats never play)."""
+    if not 1 <= len(rows) <= MAX_SEATS:
+        raise OklasimError(f"a parameter matrix takes 1 to {MAX_SEATS} rows, got {len(rows)}")
+    rows = list(rows) + [rows[0]] * (MAX_SEATS - len(rows))
+    matrix = np.zeros((MAX_SEATS, max(len(row) for row in rows)), dtype=np.float64)
+    for seat, row in enumerate(rows):
+        matrix[seat, : len(row)] = row
+    return matrix
 
 
 # Own draws in a long two-player hand (31 stock cards shared, and a few pile draws): the search range of a

@@ -15,6 +15,7 @@ from oklasim.advise import worlds as worlds_module
 from oklasim.advise.request import Request
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
 from oklasim.strategies.registry import resolve
+from oklasim.strategy_api import parameter_matrix
 
 
 def weighted_shares(hands: np.ndarray, weights: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -77,8 +78,7 @@ def weighted_mean(values: np.ndarray, weights: np.ndarray) -> tuple[float, float
 def history_worlds(worlds, opponent, guide, count: int) -> tuple[np.ndarray, np.ndarray]:
     """The opponent's hands of ``count`` worlds and their exact history weights (no candidate played)."""
     columns = np.zeros((1, C.N_CAND_FIELDS), dtype=np.int64)
-    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
-    params[:] = opponent.vector()
+    params = parameter_matrix([opponent.vector()])
     out, weights, hands = np.zeros((count, 1, R.N_OUT), dtype=np.int64), np.zeros(count), np.zeros(count, np.int64)
     code = R.advise_batch_nb(
         R.Strategies(me_fn=opponent.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params),

@@ -13,6 +13,7 @@ from oklasim.advise.request import Request
 from oklasim.advise.worlds import NO_GUIDE, worlds_for
 from oklasim.sim.engine import stream_key
 from oklasim.strategies.registry import resolve
+from oklasim.strategy_api import parameter_matrix
 
 SHARES = (R.O_WON, R.O_LOST, R.O_UNDERCUT)
 
@@ -25,8 +26,7 @@ def play(repeats: int, lo: int, hi: int, scores=None) -> tuple[np.ndarray, np.nd
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
     n = int(C.candidates_nb(worlds.view, worlds.position.kind, 1, columns))
     columns = np.ascontiguousarray(columns[:n])
-    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS))
-    params[:] = greedy.vector()
+    params = parameter_matrix([greedy.vector()])
     out, weights = np.zeros((hi - lo, n, R.N_OUT), dtype=np.int64), np.zeros(hi - lo)
     code = R.advise_batch_nb(
         R.Strategies(me_fn=greedy.decide, opp_fn=greedy.decide, forced_fn=R.forced_nb, params=params),

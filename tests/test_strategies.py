@@ -276,3 +276,34 @@ def test_a_run_keeps_its_id_across_choices_getting_names():
     assert "continuation=expert" in now.strategies[0] and before.run_id == now.run_id
     assert now.run_id == result_key(asdict(now) | {"strategies": list(numbers)})
 
+
+
+WIDE_FAMILY = '''
+"""wide: simple's play, with more parameters than any shipped family; it stops the game unless it reads its last."""
+from oklasim.strategies.families.simple import decide_nb as simple_nb
+from oklasim.strategy_api import Family, Param, decide_kernel
+
+FAMILY = Family(name="wide", doc="simple, declaring 100 parameters",
+                params=tuple(Param(f"p{i}", i, -1, 1000, f"number {i}") for i in range(100)))
+LAST = len(FAMILY.params) - 1
+
+
+@decide_kernel()
+def decide_nb(kind, view, params):
+    if params[LAST] != LAST:
+        return -1  # an illegal answer: the engine stops with an error
+    return simple_nb(kind, view, params)
+'''
+
+
+def test_a_family_declares_as_many_parameters_as_it_needs(tmp_path):
+    """Nothing in the layout caps a family's parameters: one with 100 (expert has 24) plays beside expert, reading
+    its last one, exactly as simple does, in the engine."""
+    (tmp_path / "wide.py").write_text(WIDE_FAMILY)
+    wide = strategy.resolve("wide", extra_paths=[tmp_path])
+    assert len(wide.vector()) == 100 > len(strategy.resolve("expert").vector())
+    for seats in (["wide", "expert"], ["expert", "wide", "wide"]):
+        rules = Rules(players=len(seats))
+        played = simulate(rules, seats, hands=300, seed=3, extra_paths=[tmp_path])
+        simple = simulate(rules, [s.replace("wide", "simple") for s in seats], hands=300, seed=3)
+        assert played.hands.equals(simple.hands)

@@ -18,7 +18,7 @@ from numba.extending import typeof_impl
 class Strategies(NamedTuple):
     """Who plays the worlds out, as DECIDE_TYPE kernels: for the deciding seat ``forced_fn`` (``forced_nb``) makes
     the column's first decisions and ``me_fn`` the rest, ``opp_fn`` plays every other seat; ``params`` is the
-    (MAX_SEATS, MAX_PARAMS) matrix of their parameters, row ``V_SEAT`` for the deciding seat's."""
+    (MAX_SEATS, width) matrix (``strategy_api.parameter_matrix``) of their parameters, row ``V_SEAT`` for the deciding seat's."""
 
     params: np.ndarray  # first: numba warns of an experimental feature at each tuple type that starts with a function
     me_fn: Any

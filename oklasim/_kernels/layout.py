@@ -144,7 +144,6 @@ STYLE_FIELDS = 3
 V_STYLE = VIEW.field("style", STYLE_FIELDS * MAX_SEATS)
 V_STYLE_END = V_STYLE + STYLE_FIELDS * MAX_SEATS
 V_SIZE = VIEW.size
-MAX_PARAMS = 24
 
 # -- Hand records: one int64 row per hand -----------------------------------------------
 HAND_RECORD = Record("hand record")

@@ -33,7 +33,6 @@ from .layout import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    MAX_PARAMS,
     MAX_SEATS,
     NO_CARD,
     V_DRAWS,
@@ -114,15 +113,16 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``).
     """
     me = view[V_SEAT]
-    rollout_params = np.zeros((MAX_SEATS, MAX_PARAMS), dtype=np.float64)
+    width = max(expert_params.shape[0], opponent_params.shape[0])
+    rollout_params = np.zeros((MAX_SEATS, width), dtype=np.float64)
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
     opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
     if params[P_CONTINUATION] == CONTINUE_EXPERT:
-        rollout_params[me] = expert_params
+        rollout_params[me, : expert_params.shape[0]] = expert_params
     if params[P_OPPONENT] == CONTINUE_EXPERT:
         for seat in range(MAX_SEATS):
             if seat != me:
-                rollout_params[seat] = opponent_params
+                rollout_params[seat, : opponent_params.shape[0]] = opponent_params
     own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
         return cont_fn(kind, view, own)

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .cards_nb import MAX_CARD_VALUE, N_RANKS, N_SUITS, RANK_COLUMN, RANK_MASK, count_cards_nb
+from .linking import stack_array_nb
 from .tables import NO_DISCARD, ROW_RUN_DEADWOOD, ROW_RUN_DEADWOOD_DROP, ROW_VALUE, all_melds, suit_tables
 
 # Module-level tables are frozen into the compiled code as constants. Passed
@@ -30,6 +31,7 @@ RUN_DEADWOOD = _SUIT_TABLES[ROW_RUN_DEADWOOD].copy()
 RUN_DEADWOOD_DROP = _SUIT_TABLES[ROW_RUN_DEADWOOD_DROP].copy()
 SUIT_VALUE = _SUIT_TABLES[ROW_VALUE].copy()
 ALL_MELDS = all_melds()
+N_MELDS = ALL_MELDS.shape[0]  # a global int: the size of a stack array of candidate melds
 
 MAX_MELDS_IN_ARRANGEMENT = 4  # 4 * 3 = 12 cards: more than any hand holds
 
@@ -291,6 +293,18 @@ def next_combination_nb(found, n_found, chosen, state):
         nxt = chosen[depth] + 1
 
 
+@njit(cache=True, inline="always")
+def combination_scratch_nb():
+    """(candidate melds, chosen indices, state) for ``next_combination_nb``, in the caller's stack frame: the
+    engine asks at every showdown, where three heap arrays cost more than the search (measured)."""
+    found = stack_array_nb(1, N_MELDS, np.int64)[0]
+    chosen = stack_array_nb(1, MAX_MELDS_IN_ARRANGEMENT, np.int64)[0]
+    state = stack_array_nb(1, 3, np.int64)[0]
+    chosen[:] = 0
+    state[:] = 0
+    return found, chosen, state
+
+
 @njit(cache=True)
 def optimal_arrangements_nb(mask, out):
     """Fill rows of ``out`` (n x 4, zero-padded) with every optimal arrangement.
@@ -298,10 +312,8 @@ def optimal_arrangements_nb(mask, out):
     Returns the number of optimal arrangements, which may exceed the rows of
     ``out``; the caller then retries with a larger buffer.
     """
-    found = np.empty(ALL_MELDS.shape[0], dtype=np.int64)
+    found, chosen, state = combination_scratch_nb()
     n_found = melds_in_nb(mask, found)
-    chosen = np.zeros(MAX_MELDS_IN_ARRANGEMENT, dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
     target = deadwood_nb(mask)
     count = 0
     more = True
@@ -368,10 +380,8 @@ def layoff_deadwood_nb(knocker_melds, n_knocker, defender):
     own melds is tried, breaking melds included, since a card may be worth
     more laid off than melded.
     """
-    found = np.empty(ALL_MELDS.shape[0], dtype=np.int64)
+    found, chosen, state = combination_scratch_nb()
     n_found = melds_in_nb(defender, found)
-    chosen = np.zeros(MAX_MELDS_IN_ARRANGEMENT, dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
     best, best_laid = NO_DISCARD, np.int64(0)
     more = True
     while more:

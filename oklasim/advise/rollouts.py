@@ -22,6 +22,7 @@ from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.sim.engine import IllegalDecision, raise_illegal, stream_key
 from oklasim.strategies.registry import Strategy, resolve
+from oklasim.strategy_api import parameter_matrix
 
 # The advisor's clock, for its time budget and the times it reports; read through this name so that a test can
 # give it a fake one (tests/advisor_clock.py).
@@ -264,9 +265,7 @@ def run(request: Request, extra_paths=()) -> Advice:
     action_of = columns[:, C.C_ACTION]
     n_actions = int(action_of.max()) + 1
     members = [np.flatnonzero(action_of == a) for a in range(n_actions)]
-    params = np.zeros((L.MAX_SEATS, L.MAX_PARAMS), dtype=np.float64)
-    for seat in range(L.MAX_SEATS):
-        params[seat] = seats[0 if seat == 0 else 1].vector()  # I am seat 0; every other seat is an opponent
+    params = parameter_matrix([seats[0].vector()] + [seats[1].vector()] * (L.MAX_SEATS - 1))  # I am seat 0
     key = stream_key(seed)
     metric = list(METRICS).index(objective)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)

@@ -23,6 +23,7 @@ from oklasim.errors import OklasimError
 from oklasim.game.cards import format_card, format_hand
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import Strategy, resolve, split_strategies
+from oklasim.strategy_api import parameter_matrix
 
 CARD_NAMES = [format_card(c) for c in range(52)]
 OUTCOME_NAMES = L.OUTCOME_NAMES
@@ -70,10 +71,9 @@ def play_count(hands, games) -> tuple[str, int]:
 
 
 def seat_arguments(seats: Sequence[Strategy]) -> tuple[tuple, np.ndarray]:
-    """The four decide functions and the (4, MAX_PARAMS) parameter matrix the kernels take."""
+    """The four decide functions and the parameter matrix (``parameter_matrix``) the kernels take."""
     padded = list(seats) + [seats[0]] * (L.MAX_SEATS - len(seats))
-    params = np.ascontiguousarray(np.stack([s.vector() for s in padded]))
-    return tuple(s.decide for s in padded), params
+    return tuple(s.decide for s in padded), parameter_matrix([s.vector() for s in padded])
 
 
 def illegal_reason(kind: int, answer: int, hand: int, forbidden: int, knocks: int) -> str:

@@ -34,7 +34,6 @@ from typing import Any
 import numba
 import numpy as np
 
-from oklasim._kernels.layout import MAX_PARAMS
 from oklasim.errors import OklasimError
 from oklasim.strategy_api import Family, Written, spelled_number
 
@@ -77,9 +76,8 @@ class Strategy:
         return self.compile()
 
     def vector(self) -> np.ndarray:
-        vec = np.zeros(MAX_PARAMS, dtype=np.float64)
-        vec[: len(self.values)] = [v for _, v in self.values]
-        return vec
+        """Its parameters' values in declared order, as its kernel reads them (``parameter_matrix`` seats them)."""
+        return np.array([v for _, v in self.values], dtype=np.float64)
 
     def canonical(self) -> str:
         """A name that resolves to exactly this strategy: the family with every parameter spelled out (a choice by

@@ -20,7 +20,6 @@ rules, tried here before any of them joins ``expert``:
 
 from pathlib import Path
 
-import numpy as np
 from numba import njit
 
 from oklasim._kernels.linking import decide_function
@@ -29,7 +28,6 @@ from oklasim.strategy_api import (
     BIG_GIN,
     D_KNOCK,
     DECIDE_SIGNATURE,
-    MAX_PARAMS,
     NO_CARD,
     R_TARGET_SCORE,
     V_BIG_GIN,
@@ -52,8 +50,7 @@ from oklasim.strategy_api import (
 EXPERT_MODULE = expert
 EXPERT_FILE = Path(expert.__file__)
 EXPERT = decide_function(EXPERT_MODULE.decide_nb)
-EXPERT_PARAMS = np.zeros(MAX_PARAMS)
-EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]
+EXPERT_PARAMS = EXPERT_MODULE.FAMILY.defaults()
 DEFAULTS = {p.name: p.default for p in EXPERT_MODULE.FAMILY.params}
 NEVER = 100  # a lead or a deficit of the target score never happens: the game is over
 

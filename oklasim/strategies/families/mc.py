@@ -24,7 +24,7 @@ from oklasim._kernels import mc_nb as M
 from oklasim._kernels.mc_nb import mc_decide_nb
 from oklasim.errors import OklasimError
 from oklasim.strategies.registry import family_module, history_traits
-from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel
+from oklasim.strategy_api import Family, Param, cache_depends_on, decide_kernel
 
 HERE = Path(__file__).resolve().parent
 SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE = HERE / "simple.py", HERE / "greedy.py", HERE / "expert.py"
@@ -34,8 +34,7 @@ GREEDY = decide_function(GREEDY_MODULE.decide_nb)
 EXPERT = decide_function(EXPERT_MODULE.decide_nb)
 FORCED = decide_function(forced_nb)
 # expert plays the rollouts with its defaults (a constant array frozen into the compiled code).
-EXPERT_PARAMS = np.zeros(MAX_PARAMS)
-EXPERT_PARAMS[: len(EXPERT_MODULE.FAMILY.params)] = [p.default for p in EXPERT_MODULE.FAMILY.params]
+EXPERT_PARAMS = EXPERT_MODULE.FAMILY.defaults()
 # What each opponent model's family declares, by model code, for weighing its latest turn (prior latest_turn).
 TRAITS = np.array([history_traits(m.FAMILY) for m in (SIMPLE_MODULE, GREEDY_MODULE, EXPERT_MODULE)], dtype=np.int64)
 

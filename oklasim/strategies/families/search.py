@@ -40,10 +40,11 @@ from numba import njit
 from oklasim._kernels import mc_nb as M
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim.strategies.registry import family_module
-from oklasim.strategy_api import MAX_PARAMS, Family, Param, cache_depends_on, decide_kernel, opponents_holding_nb
+from oklasim.strategy_api import Family, Param, cache_depends_on, decide_kernel, opponents_holding_nb
 
 HERE = Path(__file__).resolve().parent
 MC = family_module(HERE / "mc.py")
+MC_PARAMS = len(MC.FAMILY.params)  # the length of the parameters search hands mc
 
 FAMILY = Family(
     name="search",
@@ -88,7 +89,7 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        as_mc = np.zeros(MAX_PARAMS)
+        as_mc = np.zeros(MC_PARAMS)
         as_mc[M.P_SAMPLES] = params[SAMPLES]
         as_mc[M.P_DISCARDS] = params[DISCARDS]
         as_mc[M.P_DRAWS] = params[DRAWS]
