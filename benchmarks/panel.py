@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
             started = time.perf_counter()
             pairing = play_pairing(rules, player, member, args.games, args.seed)
             pairings.append(pairing)
-            print(f"{row(pairing, width)}  {time.perf_counter() - started:6.0f} s", flush=True)
+            print(f"{row(pairing, width)}  {time.perf_counter() - started:7.1f} s", flush=True)
         worst.append(worst_line(pairings))
     print()
     for line in worst:
