@@ -7,7 +7,8 @@ Measures, single process, median of the repeats:
 * complete games to 100 per second (``seeds``);
 * the start-up cost of a small run in a fresh process with a warm compile cache;
 * when ``open-spiel`` is installed (``make peer``): its ``gin_rummy`` with
-  ``oklahoma=true`` played by its simple bots, hands/s, and the ratio;
+  ``oklahoma=true`` played by its simple bots, hands/s, and the ratio, taken pair by pair over back-to-back runs
+  of both (``openspiel`` preset);
 * with ``--against DIR`` (another checkout, e.g. ``git worktree add /tmp/before HEAD~1``): the hands/s of this
   code and of DIR's, ``simple`` vs ``simple`` and ``expert`` vs ``eaai`` under ``seeds``, each measured in fresh
   processes taking turns, and the ratio of their medians (this code / DIR's).
@@ -21,6 +22,7 @@ import random
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from common import machine_load, median_seconds, pyspiel_or_none
@@ -44,7 +46,8 @@ print(hands / (time.perf_counter() - started))
 """
 
 
-def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:
+def openspiel_player(pyspiel, hands: int):
+    """A call that plays ``hands`` hands of OpenSpiel's gin_rummy (oklahoma=true) between its simple bots."""
     game = pyspiel.load_game("gin_rummy", {"oklahoma": True})
     bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in range(2)]
     rng = random.Random(0)
@@ -53,7 +56,20 @@ def openspiel_hands_per_second(pyspiel, hands: int, repeats: int) -> float:
         for _ in range(hands):
             pyspiel.evaluate_bots(game.new_initial_state(), bots, rng.randrange(2**31))
 
-    return hands / median_seconds(play, repeats)
+    return play
+
+
+def paired_ratios(ours, our_hands: int, theirs, their_hands: int, repeats: int) -> tuple[list[float], list[float]]:
+    """(our hands/s, their hands/s) of ``repeats`` back-to-back pairs of runs: the machine's speed swings by more
+    than the difference measured (CPU steal), and a pair sees the same machine, so the ratio is taken pair by pair."""
+    ours(), theirs()  # warm-up
+    our_rates, their_rates = [], []
+    for _ in range(repeats):
+        for run, hands, rates in ((ours, our_hands, our_rates), (theirs, their_hands, their_rates)):
+            started = time.perf_counter()
+            run()
+            rates.append(hands / (time.perf_counter() - started))
+    return our_rates, their_rates
 
 
 def rate_in(code: Path, seats: str, hands: int) -> float:
@@ -105,9 +121,13 @@ def main() -> None:
     if pyspiel is None:
         print("OpenSpiel not installed (make peer): no ratio")
         return
-    theirs = openspiel_hands_per_second(pyspiel, args.peer_hands, args.repeats)
-    print(f"OpenSpiel gin_rummy oklahoma=true, simple bots {theirs:>10,.0f} hands/s")
-    print(f"ratio (openspiel preset): {rates['openspiel'] / theirs:,.0f}x")
+    rules = Rules.preset("openspiel")
+    ours, theirs = paired_ratios(lambda: simulate(rules, ["simple"], hands=args.hands, seed=1), args.hands,
+                                 openspiel_player(pyspiel, args.peer_hands), args.peer_hands, args.repeats)
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    print(f"OpenSpiel gin_rummy oklahoma=true, simple bots {statistics.median(theirs):>10,.0f} hands/s")
+    print(f"ratio (openspiel preset, {args.repeats} back-to-back pairs): median {statistics.median(ratios):,.0f}x "
+          f"(pairs: {', '.join(f'{r:,.0f}x' for r in ratios)})")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,18 @@ def test_undercut_risk_estimate():
     assert risks[0, 10] < 0.1 and risks[3, 10] > 0.5 and (risks <= 1).all()
 
 
+def test_highest_deadwood_card_against_brute_force():
+    """The highest-ranked allowed card that is deadwood in some optimal arrangement (ties by suit from the top), found
+    from the rules' reference: removing it lowers the deadwood by its value."""
+    for hand, card in random_hands(800, 11, seed=4):
+        for allowed in (hand, hand & ~(1 << card), 1 << card):
+            total = reference.deadwood(hand)
+            deadwood = [c for c in range(52) if (allowed & hand) >> c & 1
+                        and reference.deadwood(hand & ~(1 << c)) + reference.card_value(c) == total]
+            expected = max(deadwood, key=lambda c: (c % 13, c // 13), default=L.NO_CARD)
+            assert K.highest_deadwood_card_nb(np.int64(hand), np.int64(allowed)) == expected
+
+
 def test_least_deadwood_discards_against_brute_force():
     """Both paths: a deadwood call per discard (a few allowed) and the one-pass kernel (many allowed)."""
     for hand, card in random_hands(600, 11, seed=3):

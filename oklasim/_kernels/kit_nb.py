@@ -127,15 +127,22 @@ def highest_deadwood_card_nb(hand, allowed):
     """Highest-ranked card of ``allowed`` that is deadwood in some optimal arrangement of ``hand``.
 
     A card is deadwood in some optimal arrangement exactly when removing it
-    lowers the deadwood by its value. Returns NO_CARD if there is none.
-    Ranks are tried from the top, so the usual answer costs a few evaluations.
+    lowers the deadwood by its value; a card in no meld at all always is.
+    Returns NO_CARD if there is none. Ranks are tried from the top, so the
+    usual answer costs a bit test or a few evaluations.
     """
-    total = deadwood_nb(hand)
+    total = -1  # the hand's deadwood, counted when a card in some meld is first tried
     for rank in range(TOP_RANK, -1, -1):
         for suit in range(N_SUITS - 1, -1, -1):
             card = card_index_nb(rank, suit)
             bit = BIT << card
-            if allowed & hand & bit and deadwood_nb(hand ^ bit) + card_value_nb(card) == total:
+            if not allowed & hand & bit:
+                continue
+            if not in_any_meld_nb(hand, card):
+                return card
+            if total < 0:
+                total = deadwood_nb(hand)
+            if deadwood_nb(hand ^ bit) + card_value_nb(card) == total:
                 return card
     return NO_CARD
 
