@@ -71,6 +71,7 @@ from oklasim._kernels.kit_nb import (
     knock_deadwood_nb,
     knock_if_at_most_nb,
     least_deadwood_discard_nb,
+    loose_cards_nb,
     mask_value_nb,
     meld_or_knock_take_nb,
     meld_outs_nb,

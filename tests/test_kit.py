@@ -105,6 +105,16 @@ def test_highest_deadwood_card_against_brute_force():
             assert K.highest_deadwood_card_nb(np.int64(hand), np.int64(allowed)) == expected
 
 
+def test_loose_cards_against_brute_force():
+    """The allowed cards that are deadwood in some optimal arrangement: removing one lowers the deadwood by its value."""
+    for hand, card in random_hands(400, 11, seed=5):
+        for allowed in (hand, hand & ~(1 << card)):
+            total = reference.deadwood(hand)
+            expected = sum(1 << c for c in range(52) if (allowed & hand) >> c & 1
+                           and reference.deadwood(hand & ~(1 << c)) + reference.card_value(c) == total)
+            assert K.loose_cards_nb(np.int64(hand), np.int64(allowed)) == expected
+
+
 def test_least_deadwood_discards_against_brute_force():
     """Both paths: a deadwood call per discard (a few allowed) and the one-pass kernel (many allowed)."""
     for hand, card in random_hands(600, 11, seed=3):

@@ -39,8 +39,8 @@ from oklasim.strategy_api import (
     D_KNOCK,
     D_TAKE_UPCARD,
     MAX_LOG_TURNS,
-    N_SUITS,
     NO_CARD,
+    N_SUITS,
     V_HAND,
     V_LOG_TURNS,
     V_MY_DRAWS,
@@ -57,6 +57,7 @@ from oklasim.strategy_api import (
     high_card_key_nb,
     knock_if_at_most_nb,
     log_turn_nb,
+    loose_cards_nb,
     melded_in_some_optimal_nb,
     min_deadwood_discards_nb,
     neighbours_nb,
@@ -120,16 +121,13 @@ def thrown_near_nb(thrown, card):
 def shape_discard_nb(view, params, hand, allowed, thrown):
     """The early discard: the deadwood card with the fewest live partners, less the thrown cards next to it and
     ``value_weight`` per point of its value."""
-    total = deadwood_nb(hand)
     unseen = unseen_nb(view)
     best, best_score, best_key = NO_CARD, 1e18, -1
-    rest = allowed
+    rest = loose_cards_nb(hand, allowed)
     while rest:
         low = rest & -rest
         rest ^= low
         card = count_cards_nb(low - 1)
-        if deadwood_nb(hand ^ low) + card_value_nb(card) != total:
-            continue  # melded in every best arrangement
         score = (count_cards_nb(neighbours_nb(low) & unseen) - thrown_near_nb(thrown, card)
                  - params[VALUE_WEIGHT] * card_value_nb(card))
         key = high_card_key_nb(card)

@@ -32,8 +32,8 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    N_RANKS,
     NO_CARD,
+    N_RANKS,
     V_HAND,
     V_MY_DRAWS,
     V_STOCK_LEFT,
@@ -43,10 +43,10 @@ from oklasim.strategy_api import (
     best_discard_nb,
     card_value_nb,
     count_cards_nb,
-    deadwood_nb,
     decide_kernel,
     high_card_key_nb,
     knock_if_at_most_nb,
+    loose_cards_nb,
     melded_in_some_optimal_nb,
     neighbours_nb,
     pile_top_nb,
@@ -97,15 +97,12 @@ def keep_score_nb(view, params, hand, card):
 def hunter_discard_nb(view, params):
     hand = view[V_HAND]
     allowed = allowed_discards_nb(view)
-    total = deadwood_nb(hand)
     best, best_score, best_key = NO_CARD, 1e18, -1
-    rest = allowed
+    rest = loose_cards_nb(hand, allowed)
     while rest:
         low = rest & -rest
         rest ^= low
         card = count_cards_nb(low - 1)
-        if deadwood_nb(hand ^ low) + card_value_nb(card) != total:
-            continue  # melded in every best arrangement
         score = keep_score_nb(view, params, hand, card) - 0.01 * card_value_nb(card)
         key = high_card_key_nb(card)
         if score < best_score or (score == best_score and key > best_key):

@@ -36,10 +36,9 @@ from oklasim.strategy_api import (
     allowed_discards_nb,
     best_discard_nb,
     card_index_nb,
-    card_value_nb,
-    deadwood_nb,
     decide_kernel,
     knock_if_at_most_nb,
+    loose_cards_nb,
     melded_in_some_optimal_nb,
     pile_top_nb,
     rand_below_nb,
@@ -66,14 +65,13 @@ CHOICES = 3  # how many of its highest deadwood cards a noisy discard picks amon
 def sloppy_discard_nb(view, params):
     hand = view[V_HAND]
     allowed = allowed_discards_nb(view)
-    total = deadwood_nb(hand)
+    loose = loose_cards_nb(hand, allowed)
     top = [-1, -1, -1]  # its highest deadwood cards, highest first
     found = 0
     for rank in range(N_RANKS - 1, -1, -1):
         for suit in range(N_SUITS - 1, -1, -1):
             card = card_index_nb(rank, suit)
-            bit = BIT << card
-            if found < CHOICES and allowed & bit and deadwood_nb(hand ^ bit) + card_value_nb(card) == total:
+            if found < CHOICES and loose & (BIT << card):
                 top[found] = card
                 found += 1
     if found == 0:

@@ -42,9 +42,9 @@ from oklasim.strategy_api import (
     best_knock_nb,
     card_value_nb,
     count_cards_nb,
-    deadwood_nb,
     decide_kernel,
     high_card_key_nb,
+    loose_cards_nb,
     pile_top_nb,
     rank_count_nb,
     rank_of_nb,
@@ -79,15 +79,12 @@ def snatcher_discard_nb(view):
     from_stock = drawn >= 0 and not (view[V_TAKEN + view[V_SEAT]] >> drawn) & 1
     if from_stock and (allowed >> drawn) & 1 and not always_melded_nb(hand, drawn) and not touches_nb(hand, drawn):
         return drawn
-    total = deadwood_nb(hand)
     lone, lone_key, any_card, any_key = NO_CARD, -1, NO_CARD, -1
-    rest = allowed
+    rest = loose_cards_nb(hand, allowed)
     while rest:
         low = rest & -rest
         rest ^= low
         card = count_cards_nb(low - 1)
-        if deadwood_nb(hand ^ low) + card_value_nb(card) != total:
-            continue  # melded in every best arrangement
         key = high_card_key_nb(card)
         if key > any_key:
             any_card, any_key = card, key

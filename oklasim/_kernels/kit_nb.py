@@ -148,6 +148,21 @@ def highest_deadwood_card_nb(hand, allowed):
 
 
 @njit(cache=True)
+def loose_cards_nb(hand, allowed):
+    """The cards of ``allowed`` that are deadwood in some optimal arrangement of ``hand``: the discards that lower its
+    deadwood by their own value, the candidates of a discard rule that keeps its melds."""
+    total = deadwood_nb(hand)
+    loose = np.int64(0)
+    rest = allowed & hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if deadwood_nb(hand ^ low) + card_value_nb(count_cards_nb(low - 1)) == total:
+            loose |= low
+    return loose
+
+
+@njit(cache=True)
 def always_melded_nb(hand, card):
     """True when ``card`` is in a meld in every optimal arrangement of ``hand``."""
     return deadwood_nb(hand) < deadwood_nb(hand & ~(BIT << card)) + card_value_nb(card)
