@@ -62,6 +62,7 @@ from oklasim._kernels.cards_nb import (
 from oklasim._kernels.kit_nb import (
     allowed_discards_nb,
     always_melded_nb,
+    beside_nb,
     best_discard_nb,
     best_knock_nb,
     deadwood_with_card_melded_nb,

@@ -115,6 +115,15 @@ def test_loose_cards_against_brute_force():
             assert K.loose_cards_nb(np.int64(hand), np.int64(allowed)) == expected
 
 
+def test_beside_against_brute_force():
+    """The cards of a mask of the card's rank, or of its suit one rank away (an ace has one such card, a king one)."""
+    for hand, card in random_hands(600, 11, seed=6):
+        for mask in (hand, hand & ~(1 << card), ~hand & ((1 << 52) - 1)):
+            expected = sum(1 << c for c in range(52) if mask >> c & 1
+                           and (c % 13 == card % 13 or (c // 13 == card // 13 and abs(c % 13 - card % 13) == 1)))
+            assert K.beside_nb(np.int64(mask), card) == expected
+
+
 def test_least_deadwood_discards_against_brute_force():
     """Both paths: a deadwood call per discard (a few allowed) and the one-pass kernel (many allowed)."""
     for hand, card in random_hands(600, 11, seed=3):

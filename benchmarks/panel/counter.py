@@ -40,7 +40,6 @@ from oklasim.strategy_api import (
     D_TAKE_UPCARD,
     MAX_LOG_TURNS,
     NO_CARD,
-    N_SUITS,
     V_HAND,
     V_LOG_TURNS,
     V_MY_DRAWS,
@@ -50,6 +49,7 @@ from oklasim.strategy_api import (
     Family,
     Param,
     allowed_discards_nb,
+    beside_nb,
     card_value_nb,
     count_cards_nb,
     deadwood_nb,
@@ -63,9 +63,6 @@ from oklasim.strategy_api import (
     neighbours_nb,
     opponents_discards_nb,
     pile_top_nb,
-    rank_of_nb,
-    suit_of_nb,
-    suit_pattern_nb,
     unseen_nb,
 )
 
@@ -108,16 +105,6 @@ def opponent_pressing_nb(view, params):
 
 
 @njit(cache=True)
-def thrown_near_nb(thrown, card):
-    """How many thrown cards are of ``card``'s rank or of its suit one rank away."""
-    rank = rank_of_nb(card)
-    near = 0
-    for suit in range(N_SUITS):
-        near += (suit_pattern_nb(thrown, suit) >> rank) & 1
-    return near + count_cards_nb(suit_pattern_nb(thrown, suit_of_nb(card)) & ((0b101 << rank) >> 1))
-
-
-@njit(cache=True)
 def shape_discard_nb(view, params, hand, allowed, thrown):
     """The early discard: the deadwood card with the fewest live partners, less the thrown cards next to it and
     ``value_weight`` per point of its value."""
@@ -128,7 +115,7 @@ def shape_discard_nb(view, params, hand, allowed, thrown):
         low = rest & -rest
         rest ^= low
         card = count_cards_nb(low - 1)
-        score = (count_cards_nb(neighbours_nb(low) & unseen) - thrown_near_nb(thrown, card)
+        score = (count_cards_nb(neighbours_nb(low) & unseen) - count_cards_nb(beside_nb(thrown, card))
                  - params[VALUE_WEIGHT] * card_value_nb(card))
         key = high_card_key_nb(card)
         if score < best_score or (score == best_score and key > best_key):
@@ -155,7 +142,7 @@ def counter_discard_nb(view, params):
         dw = deadwood_nb(hand ^ low)
         if dw > least + params[SLACK]:
             continue
-        near = thrown_near_nb(thrown, card)
+        near = count_cards_nb(beside_nb(thrown, card))
         key = high_card_key_nb(card)
         if near > best_near or (near == best_near and (dw < best_dw or (dw == best_dw and key > best_key))):
             best, best_near, best_dw, best_key = card, near, dw, key

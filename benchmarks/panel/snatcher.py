@@ -38,6 +38,7 @@ from oklasim.strategy_api import (
     Param,
     allowed_discards_nb,
     always_melded_nb,
+    beside_nb,
     best_discard_nb,
     best_knock_nb,
     card_value_nb,
@@ -46,10 +47,6 @@ from oklasim.strategy_api import (
     high_card_key_nb,
     loose_cards_nb,
     pile_top_nb,
-    rank_count_nb,
-    rank_of_nb,
-    suit_of_nb,
-    suit_pattern_nb,
     take_lowers_deadwood_nb,
 )
 
@@ -64,11 +61,7 @@ FAMILY = Family(
 @njit(cache=True)
 def touches_nb(hand, card):
     """Whether another held card is of ``card``'s rank or of its suit one rank away."""
-    others = hand & ~(BIT << card)
-    rank = rank_of_nb(card)
-    if rank_count_nb(others, rank) > 0:
-        return True
-    return (suit_pattern_nb(others, suit_of_nb(card)) & ((0b101 << rank) >> 1)) != 0
+    return beside_nb(hand & ~(BIT << card), card) != 0
 
 
 @njit(cache=True)

@@ -35,7 +35,6 @@ from oklasim.strategy_api import (
     D_DRAW,
     D_KNOCK,
     D_TAKE_UPCARD,
-    N_SUITS,
     NO_CARD,
     V_HAND,
     V_STOCK_LEFT,
@@ -43,6 +42,7 @@ from oklasim.strategy_api import (
     Param,
     allowed_discards_nb,
     always_melded_nb,
+    beside_nb,
     count_cards_nb,
     deadwood_nb,
     decide_kernel,
@@ -53,9 +53,6 @@ from oklasim.strategy_api import (
     opponents_discards_nb,
     opponents_known_nb,
     pile_top_nb,
-    rank_of_nb,
-    suit_of_nb,
-    suit_pattern_nb,
     unseen_nb,
 )
 
@@ -76,16 +73,6 @@ MIN_GAIN, FEED_WEIGHT, SAFE_WEIGHT, KNOCK_AT, LATE_STOCK = FAMILY.indexes(
 
 
 @njit(cache=True)
-def cold_nb(thrown, card):
-    """1 when a thrown card is of ``card``'s rank or of its suit one rank away, else 0."""
-    rank = rank_of_nb(card)
-    for suit in range(N_SUITS):
-        if (suit_pattern_nb(thrown, suit) >> rank) & 1:
-            return 1
-    return 1 if (suit_pattern_nb(thrown, suit_of_nb(card)) & ((0b101 << rank) >> 1)) != 0 else 0
-
-
-@njit(cache=True)
 def wary_discard_nb(view, params):
     hand = view[V_HAND]
     allowed = allowed_discards_nb(view)
@@ -100,7 +87,8 @@ def wary_discard_nb(view, params):
         rest ^= low
         card = count_cards_nb(low - 1)
         live = count_cards_nb(neighbours_nb(low) & unseen)
-        cost = deadwood_nb(hand ^ low) + params[FEED_WEIGHT] * live - params[SAFE_WEIGHT] * cold_nb(thrown, card)
+        cold = 1 if beside_nb(thrown, card) else 0  # the opponent threw a card next to it
+        cost = deadwood_nb(hand ^ low) + params[FEED_WEIGHT] * live - params[SAFE_WEIGHT] * cold
         key = high_card_key_nb(card)
         if cost < best_cost or (cost == best_cost and key > best_key):
             best, best_cost, best_key = card, cost, key

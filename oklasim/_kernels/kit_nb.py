@@ -18,6 +18,7 @@ from .cards_nb import (
     N_CARDS,
     N_RANKS,
     N_SUITS,
+    RANK_COLUMN,
     RANK_MASK,
     TOP_RANK,
     card_index_nb,
@@ -351,6 +352,14 @@ def neighbours_nb(mask):
         p = suit_pattern_nb(mask, suit)
         near |= ((ranks | (p << 1) | (p >> 1) | (p << 2) | (p >> 2)) & RANK_MASK) << (N_RANKS * suit)
     return near & ~mask
+
+
+@njit(cache=True)
+def beside_nb(mask, card):
+    """The cards of ``mask`` of ``card``'s rank (``card`` too, when in ``mask``) or of its suit one rank away."""
+    rank = rank_of_nb(card)
+    step = (((np.int64(0b101) << rank) >> 1) & RANK_MASK) << (N_RANKS * suit_of_nb(card))
+    return mask & ((RANK_COLUMN << rank) | step)
 
 
 @njit(cache=True)

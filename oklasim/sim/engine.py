@@ -73,7 +73,7 @@ def play_count(hands, games) -> tuple[str, int]:
 def seat_arguments(seats: Sequence[Strategy]) -> tuple[tuple, np.ndarray]:
     """The four decide functions and the parameter matrix (``parameter_matrix``) the kernels take."""
     padded = list(seats) + [seats[0]] * (L.MAX_SEATS - len(seats))
-    return tuple(s.decide for s in padded), parameter_matrix([s.vector() for s in padded])
+    return tuple(s.decide for s in padded), parameter_matrix([s.vector() for s in seats])
 
 
 def illegal_reason(kind: int, answer: int, hand: int, forbidden: int, knocks: int) -> str:
