@@ -89,6 +89,7 @@ from oklasim._kernels.kit_nb import (
 )
 from oklasim._kernels.engine_nb import log_turn_nb
 from oklasim._kernels.opponents_nb import (
+    MAX_KNOCK_THRESHOLD,
     OPPONENT_DEADWOOD_CARDS,
     OPPONENT_DRAWS_SCALE,
     arrangement_exposure_nb,
@@ -98,6 +99,7 @@ from oklasim._kernels.opponents_nb import (
     opponent_draws_nb,
     opponents_discards_nb,
     opponents_holding_nb,
+    opponents_knock_timing_nb,
     opponents_known_nb,
     scored_discard_nb,
     undercut_risk_nb,

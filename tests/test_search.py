@@ -70,3 +70,24 @@ def test_search_models_an_opponent_seen_knocking_at_once_as_a_knocker():
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_HELD] = 2  # then two hands held: 3 of 5
     assert (S.opponent_params_nb(view, params) == S.MC.EXPERT_PARAMS).all()
     assert not (S.KNOCKER_PARAMS == S.MC.EXPERT_PARAMS).all()
+
+
+def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns():
+    """model=2: expert knocking whenever legal up to the fitted switch, with deadwood up to the fitted threshold after;
+    the prior before a showdown."""
+    from oklasim.strategies.families import expert as X
+    from oklasim.strategies.families import search as S
+    from test_styles import showings
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    params = resolve("search(model=2,timing_switch=3)").vector()
+    timing = (X.EARLY_DRAWS, X.GIN_AFTER_DRAWS, X.LATE_THRESHOLD, X.HOLDER_EARLY_DRAWS, X.HOLDER_LATE_THRESHOLD)
+    assert tuple(S.opponent_params_nb(view, params)[list(timing)]) == (3, X.NEVER, 0, 3, 0)
+    showings(view, 1, knocks=[(2, 8), (7, 2), (9, 3), (11, 4)], held=[(6, 7), (8, 9), (10, 6)])
+    fitted = S.opponent_params_nb(view, params)
+    assert (fitted[X.EARLY_DRAWS], fitted[X.LATE_THRESHOLD]) == (3, 4)
+    plain = np.delete(np.arange(len(fitted)), [*timing, X.HOLDER_GIN_AFTER_DRAWS, X.MAX_UNDERCUT_RISK,
+                                               X.HOLDER_MAX_UNDERCUT_RISK])
+    assert (fitted[plain] == S.MC.EXPERT_PARAMS[plain]).all()  # the rest is expert's
+    assert (S.opponent_params_nb(view, resolve("search(model=0)").vector()) == S.MC.EXPERT_PARAMS).all()

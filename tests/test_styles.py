@@ -35,8 +35,22 @@ def played(rules: Rules, names: list[str], seed: int, game: int) -> GameBoard:
     return board
 
 
+def shown(counts: np.ndarray, seat: int, draws: int, deadwood: int, knocked: bool) -> None:
+    """Add a showing to ``seat``'s row of ``counts`` by the layout's words: draws (capped), deadwood, knocked, present;
+    the first SHOWN_SLOTS * SHOWN_PER_SLOT of them."""
+    showing = ((min(draws, L.SHOWN_MAX_DRAWS) << L.SHOWN_DRAWS_SHIFT) | (deadwood << L.SHOWN_DEADWOOD_SHIFT)
+               | (int(knocked) << L.SHOWN_KNOCKED_SHIFT) | (1 << L.SHOWN_PRESENT_SHIFT))
+    for index in range(L.SHOWN_SLOTS * L.SHOWN_PER_SLOT):
+        slot, position = divmod(index, L.SHOWN_PER_SLOT)
+        packed = int(counts[seat, L.STYLE_SHOWN + slot])
+        if not (packed >> (L.SHOWN_BITS * position + L.SHOWN_PRESENT_SHIFT)) & 1:
+            counts[seat, L.STYLE_SHOWN + slot] = packed | (showing << (L.SHOWN_BITS * position))
+            return
+
+
 def recount(board: GameBoard) -> np.ndarray:
-    """(knocks, held, gins) per seat from the game's records, final hands and draws, by the rule's words."""
+    """(knocks, held, gins, the showings) per seat from the game's records, final hands and draws, by the rule's
+    words."""
     counts = np.zeros((L.MAX_SEATS, L.STYLE_FIELDS), dtype=np.int64)
     draws = {}
     for event in board.history:
@@ -46,10 +60,16 @@ def recount(board: GameBoard) -> np.ndarray:
         knocker, limit = int(record[L.H_KNOCKER]), int(record[L.H_KNOCK_LIMIT])
         if knocker < 0:
             continue  # a void hand shows nothing
-        counts[knocker, L.STYLE_KNOCKS if record[L.H_KNOCKER_DEADWOOD] > 0 else L.STYLE_GINS] += 1
+        if record[L.H_KNOCKER_DEADWOOD] > 0:
+            counts[knocker, L.STYLE_KNOCKS] += 1
+            shown(counts, knocker, draws.get((hand, knocker), 0), int(record[L.H_KNOCKER_DEADWOOD]), True)
+        else:
+            counts[knocker, L.STYLE_GINS] += 1
         for seat, cards in enumerate(hands):
-            if seat != knocker and draws.get((hand, seat), 0) and limit > 0 and reference.deadwood(cards) <= limit:
+            seat_draws, deadwood = draws.get((hand, seat), 0), reference.deadwood(cards)
+            if seat != knocker and seat_draws and limit > 0 and deadwood <= limit:
                 counts[seat, L.STYLE_HELD] += 1
+                shown(counts, seat, seat_draws, deadwood, False)
     return counts
 
 
@@ -128,3 +148,77 @@ def test_expert_reads_the_counts_to_choose_its_knock_timing():
     assert X.knock_timing_nb(view, params)[0] == params[X.EARLY_DRAWS]
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_GINS] = 4  # and 4 gins: 7 of 11, 7/13 > 0.5
     assert X.knock_timing_nb(view, params)[0] == 99
+
+
+def test_the_showings_keep_the_first_of_the_game_in_order():
+    from oklasim._kernels import engine_nb as E
+
+    board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)
+    board[0, L.V_PLAYERS] = 2
+    expected = np.zeros((L.MAX_SEATS, L.STYLE_FIELDS), dtype=np.int64)
+    slot = L.V_STYLE + L.STYLE_FIELDS * 1
+    for n in range(L.SHOWN_SLOTS * L.SHOWN_PER_SLOT + 3):  # three past the room: not shown
+        draws, deadwood, knocked = 3 + n, n % 11, n % 2
+        E.show_nb(board, slot, draws, deadwood, knocked)
+        shown(expected, 1, draws, deadwood, bool(knocked))
+    assert (board[0, slot : slot + L.STYLE_FIELDS] == expected[1]).all()
+    assert (board[1, slot : slot + L.STYLE_FIELDS] == expected[1]).all()  # every seat sees it
+
+
+def showings(view, seat, knocks=(), held=()):
+    """Show knocks short of gin and hands held, each (draws, deadwood), for ``seat`` in ``view``."""
+    row = view[L.V_STYLE + L.STYLE_FIELDS * seat : L.V_STYLE + L.STYLE_FIELDS * (seat + 1)].reshape(1, -1)
+    for knocked, events in ((True, knocks), (False, held)):
+        for draws, deadwood in events:
+            shown(row, 0, draws, deadwood, knocked)
+
+
+def timing_by_hand(knocks, held, prior, weight, slip):
+    """The likeliest knock timing, the nearest the prior among equals, computed plainly over the showings listed."""
+    switch0, threshold0 = prior
+    events = [(min(d, L.SHOWN_MAX_DRAWS), k, True, 1.0) for d, k in knocks]
+    events += [(min(d, L.SHOWN_MAX_DRAWS), k, False, 1.0) for d, k in held]
+    events += [(switch0, 10, True, weight), (switch0 + 1, threshold0 + 1, False, weight)]
+    events += [(switch0 + 1, threshold0, True, weight)] if threshold0 > 0 else []
+    timings = list(np.ndindex(L.SHOWN_MAX_DRAWS + 1, 11))
+    log_p = [round(sum(w * np.log(1 - slip if (d <= s or k <= t) == knocked else slip)
+                       for d, k, knocked, w in events), 9) for s, t in timings]
+    likeliest = [timing for timing, p in zip(timings, log_p) if p == max(log_p)]
+    return min(likeliest, key=lambda st: (abs(st[0] - switch0) + abs(st[1] - threshold0), st))
+
+
+def test_the_knock_timing_follows_what_the_showdowns_show():
+    from oklasim._kernels.opponents_nb import opponents_knock_timing_nb as fitted
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    assert fitted(view, 2, 0, 1.0, 0.1) == (2, 0)  # nothing seen: the prior
+    assert fitted(view, 6, 4, 1.0, 0.1) == (6, 4)
+    showings(view, 0, knocks=[(1, 9)] * 3)  # our own showdowns say nothing of the opponent
+    assert fitted(view, 2, 0, 1.0, 0.1) == (2, 0)
+    showings(view, 1, knocks=[(4, 9), (6, 8), (9, 10)])  # a knocker: it knocks high, late
+    assert fitted(view, 2, 0, 1.0, 0.1) == (9, 0)  # the nearest the prior of the timings that knock all three
+    waiter = np.zeros(L.V_SIZE, dtype=np.int64)
+    waiter[L.V_PLAYERS], waiter[L.V_SEAT] = 2, 0
+    showings(waiter, 1, knocks=[(2, 8), (7, 2), (9, 3)], held=[(6, 7), (8, 9), (10, 6)])  # early anything, later low
+    assert fitted(waiter, 2, 0, 1.0, 0.1) == (2, 3)
+    holder = np.zeros(L.V_SIZE, dtype=np.int64)
+    holder[L.V_PLAYERS], holder[L.V_SEAT] = 2, 1
+    showings(holder, 0, held=[(1, 5), (2, 3), (2, 6), (3, 2), (4, 4)])  # a holder from its first draws
+    assert fitted(holder, 2, 0, 1.0, 0.1) == (0, 0)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_knock_timing_is_the_posterior_median_of_its_model(seed):
+    from oklasim._kernels.opponents_nb import opponents_knock_timing_nb as fitted
+
+    rng = np.random.default_rng(seed)
+    knocks = [(int(d), int(k)) for d, k in zip(rng.integers(0, 20, 6), rng.integers(1, 11, 6))][: rng.integers(0, 7)]
+    held = [(int(d), int(k)) for d, k in zip(rng.integers(1, 20, 6), rng.integers(0, 11, 6))][: rng.integers(0, 7)]
+    prior = (int(rng.integers(0, L.SHOWN_MAX_DRAWS)), int(rng.integers(0, 10)))
+    weight, slip = float(rng.uniform(0, 3)), float(rng.uniform(0.02, 0.4))
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 3, 2
+    showings(view, 0, knocks=knocks[::2], held=held[::2])  # two opponents, pooled
+    showings(view, 1, knocks=knocks[1::2], held=held[1::2])
+    assert fitted(view, *prior, weight, slip) == timing_by_hand(knocks, held, prior, weight, slip)

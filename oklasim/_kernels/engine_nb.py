@@ -152,10 +152,19 @@ from .layout import (
     S_TURN,
     SHUTOUT_DOUBLE_BONUS,
     SHUTOUT_DOUBLE_TOTAL,
+    SHOWN_BITS,
+    SHOWN_DEADWOOD_SHIFT,
+    SHOWN_DRAWS_SHIFT,
+    SHOWN_KNOCKED_SHIFT,
+    SHOWN_MAX_DRAWS,
+    SHOWN_PER_SLOT,
+    SHOWN_PRESENT_SHIFT,
+    SHOWN_SLOTS,
     STYLE_FIELDS,
     STYLE_GINS,
     STYLE_HELD,
     STYLE_KNOCKS,
+    STYLE_SHOWN,
     TIE_KNOCKER_ZERO,
     TIE_NO_SCORE,
     V_ARRANGEMENTS,
@@ -592,15 +601,35 @@ def reveal_nb(board, seat, hand, knocker):
     The knocker's knock counts as a knock or a gin. Another seat that has drawn
     and shows deadwood within the knock limit held a hand it could have
     knocked with at its last discard (the cards it shows are the ones it kept
-    then), and did not.
+    then), and did not. Each of both is shown with the seat's draws that hand and its deadwood.
     """
     slot = V_STYLE + STYLE_FIELDS * seat
     limit = board[0, V_KNOCK_LIMIT]
+    draws = board[seat, V_MY_DRAWS]
+    deadwood = deadwood_nb(hand)
     if seat == knocker:
-        field = STYLE_KNOCKS if deadwood_nb(hand) > 0 else STYLE_GINS
+        field = STYLE_KNOCKS if deadwood > 0 else STYLE_GINS
         publish_nb(board, slot + field, board[0, slot + field] + 1)
-    elif board[seat, V_MY_DRAWS] > 0 and limit > 0 and deadwood_nb(hand) <= limit:
+        if deadwood > 0:
+            show_nb(board, slot, draws, deadwood, 1)
+    elif draws > 0 and limit > 0 and deadwood <= limit:
         publish_nb(board, slot + STYLE_HELD, board[0, slot + STYLE_HELD] + 1)
+        show_nb(board, slot, draws, deadwood, 0)
+
+
+@njit(cache=True, inline="always")
+def show_nb(board, slot, draws, deadwood, knocked):
+    """Add a knock short of gin or a hand held to the showings of the seat whose style counts start at ``slot``
+    (none once its SHOWN_SLOTS are full)."""
+    showing = ((min(draws, SHOWN_MAX_DRAWS) << SHOWN_DRAWS_SHIFT) | (deadwood << SHOWN_DEADWOOD_SHIFT)
+               | (knocked << SHOWN_KNOCKED_SHIFT) | (1 << SHOWN_PRESENT_SHIFT))
+    for k in range(SHOWN_SLOTS):
+        packed = board[0, slot + STYLE_SHOWN + k]
+        for position in range(SHOWN_PER_SLOT):
+            shift = SHOWN_BITS * position
+            if (packed >> (shift + SHOWN_PRESENT_SHIFT)) & 1 == 0:
+                publish_nb(board, slot + STYLE_SHOWN + k, packed | (showing << shift))
+                return
 
 
 @njit(cache=True)

@@ -140,7 +140,17 @@ V_LOG_END = V_LOG + LOG_SLOTS
 STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin
 STYLE_HELD = 1  # showdowns it did not start where its hand allowed a knock it had declined (it had drawn)
 STYLE_GINS = 2  # hands it ended by gin (big gin too)
-STYLE_FIELDS = 3
+# Those knocks short of gin and hands held one by one, in the order shown (the first SHOWN_SLOTS * SHOWN_PER_SLOT
+# of the game): what an opponent model fits knock timing to. A showing is SHOWN_BITS bits: the seat's own draws that
+# hand (up to SHOWN_MAX_DRAWS), its deadwood, whether it knocked, and a bit set in every showing.
+STYLE_SHOWN = 3
+SHOWN_SLOTS = 2
+SHOWN_BITS = 10
+SHOWN_PER_SLOT = 6
+SHOWN_DEADWOOD_SHIFT, SHOWN_DRAWS_SHIFT, SHOWN_KNOCKED_SHIFT, SHOWN_PRESENT_SHIFT = 0, 4, 8, 9  # 4, 4, 1, 1 bits
+SHOWN_FIELD_MASK = 15  # the draws and the deadwood fields
+SHOWN_MAX_DRAWS = SHOWN_FIELD_MASK
+STYLE_FIELDS = 3 + SHOWN_SLOTS
 V_STYLE = VIEW.field("style", STYLE_FIELDS * MAX_SEATS)
 V_STYLE_END = V_STYLE + STYLE_FIELDS * MAX_SEATS
 V_SIZE = VIEW.size

@@ -15,10 +15,20 @@ from .kit_nb import in_any_meld_nb, meld_outs_nb, min_deadwood_discards_nb, neig
 from .layout import (
     NO_CARD,
     R_HAND_SIZE,
+    SHOWN_BITS,
+    SHOWN_DEADWOOD_SHIFT,
+    SHOWN_DRAWS_SHIFT,
+    SHOWN_FIELD_MASK,
+    SHOWN_KNOCKED_SHIFT,
+    SHOWN_MAX_DRAWS,
+    SHOWN_PER_SLOT,
+    SHOWN_PRESENT_SHIFT,
+    SHOWN_SLOTS,
     STYLE_FIELDS,
     STYLE_GINS,
     STYLE_HELD,
     STYLE_KNOCKS,
+    STYLE_SHOWN,
     V_ARRANGEMENTS,
     V_DISCARDED,
     V_DRAWS,
@@ -83,6 +93,68 @@ def opponents_holding_nb(view, prior, weight):
             held += view[style + STYLE_HELD] + view[style + STYLE_GINS]
             knocks += view[style + STYLE_KNOCKS]
     return (held + prior * weight) / (held + knocks + weight) if held + knocks + weight > 0 else prior
+
+
+MAX_KNOCK_THRESHOLD = 10  # the highest knock limit of the rules: a threshold this high takes every legal knock
+TIE_BREAK = 1e-9  # per draw or point from the prior timing: far below any difference a showing makes
+
+
+@njit(cache=True, inline="always")
+def knock_timing_log_likelihood_nb(switch, threshold, draws, deadwood, knocked, keep, swerve):
+    """Log chance of a showing under the timing (switch, threshold): keep when it knocked a hand the timing knocks
+    (draws <= switch, or deadwood <= threshold) or held one it holds, else swerve."""
+    knocks = draws <= switch or deadwood <= threshold
+    return keep if knocks == knocked else swerve
+
+
+@njit(cache=True)
+def opponents_knock_timing_nb(view, prior_switch, prior_threshold, weight, slip):
+    """The knock timing of the opponents, fitted to the knocks and held hands their showdowns showed this game.
+
+    A family of timings (switch S from 0 to SHOWN_MAX_DRAWS, threshold T from 0
+    to MAX_KNOCK_THRESHOLD): a player that knocks whenever legal up to its
+    S-th own draw, after it only with deadwood at most T (T = 0: only gin),
+    and holds every other knockable hand; each choice goes the other way with
+    chance ``slip``. S = SHOWN_MAX_DRAWS knocks whenever legal at any draw, as
+    does T = MAX_KNOCK_THRESHOLD. Each showing (``STYLE_SHOWN``: its draws,
+    its deadwood, knocked or held) weighs the timings; the prior is worth
+    ``weight`` showdowns of a player of timing (``prior_switch``,
+    ``prior_threshold``): a knock with the highest deadwood at
+    ``prior_switch`` draws, and one draw later a hand held with one point
+    above ``prior_threshold`` and (for a threshold above 0) a knock at it.
+    Returns the likeliest timing (the posterior mode), the opponents pooled;
+    among equally likely ones the nearest the prior (fewest draws and
+    points apart): a timing the showings do not tell apart from the prior
+    stays the prior.
+    """
+    keep, swerve = np.log(1.0 - slip), np.log(slip)
+    best, best_switch, best_threshold = -np.inf, prior_switch, prior_threshold
+    for switch in range(SHOWN_MAX_DRAWS + 1):
+        for threshold in range(MAX_KNOCK_THRESHOLD + 1):
+            total = weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch, MAX_KNOCK_THRESHOLD,
+                                                            True, keep, swerve)
+            total += weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch + 1,
+                                                             prior_threshold + 1, False, keep, swerve)
+            if prior_threshold > 0:
+                total += weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch + 1,
+                                                                 prior_threshold, True, keep, swerve)
+            for seat in range(view[V_PLAYERS]):
+                if seat == view[V_SEAT]:
+                    continue
+                for k in range(SHOWN_SLOTS):
+                    packed = view[V_STYLE + STYLE_FIELDS * seat + STYLE_SHOWN + k]
+                    for position in range(SHOWN_PER_SLOT):
+                        showing = packed >> (SHOWN_BITS * position)
+                        if (showing >> SHOWN_PRESENT_SHIFT) & 1 == 0:
+                            break
+                        total += knock_timing_log_likelihood_nb(
+                            switch, threshold, (showing >> SHOWN_DRAWS_SHIFT) & SHOWN_FIELD_MASK,
+                            (showing >> SHOWN_DEADWOOD_SHIFT) & SHOWN_FIELD_MASK,
+                            (showing >> SHOWN_KNOCKED_SHIFT) & 1 == 1, keep, swerve)
+            total -= TIE_BREAK * (abs(switch - prior_switch) + abs(threshold - prior_threshold))
+            if total > best:
+                best, best_switch, best_threshold = total, switch, threshold
+    return best_switch, best_threshold
 
 
 @njit(cache=True)

@@ -28,6 +28,17 @@ is ``expert``, whose "did not knock" is the likelier reading when nothing
 is known, while expert's own switch starts from the timing that is safe
 against ``eaai``.
 
+With ``model=2`` the opponent is instead modelled by a knock timing fitted
+to the knocks and held hands the game's showdowns showed
+(``opponents_knock_timing_nb``: knocking whenever legal up to some own
+draw, after it only with deadwood up to some threshold): expert's play with
+that timing, in the worlds' weights and in the rollouts alike. Its prior,
+worth ``timing_weight`` showdowns, knocks whenever legal up to
+``timing_switch`` draws and after them with deadwood up to
+``timing_threshold``. Measured no better than the style switch: within one
+game the showdowns show too little to move the fit far (docs/results.md).
+``model=0`` models the opponent as ``expert`` throughout.
+
 The advisor's calibration of the history model (the window, the played
 draws, the slip) is in ``reports/advise_calibration``.
 """
@@ -40,7 +51,16 @@ from numba import njit
 from oklasim._kernels import mc_nb as M
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim.strategies.registry import family_module
-from oklasim.strategy_api import Family, Param, cache_depends_on, decide_kernel, opponents_holding_nb
+from oklasim.strategy_api import (
+    MAX_KNOCK_THRESHOLD,
+    SHOWN_MAX_DRAWS,
+    Family,
+    Param,
+    cache_depends_on,
+    decide_kernel,
+    opponents_holding_nb,
+    opponents_knock_timing_nb,
+)
 
 HERE = Path(__file__).resolve().parent
 MC = family_module(HERE / "mc.py")
@@ -65,27 +85,55 @@ FAMILY = Family(
         Param("roulette", 0.1, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept by "
                                    "chance (unbiased) and most dropped unplayed; 0: every world weighed and played",
               integer=False),
+        Param("model", 1, 0, 2, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
+                                "(knocker_below), 2 expert with a knock timing fitted to the showdowns"),
+        Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
+                                                      "opponent knocks whenever legal"),
+        Param("timing_threshold", 0, 0, MAX_KNOCK_THRESHOLD, "model 2 before any showdown: the most deadwood it "
+                                                             "knocks with after them (0: only gin)"),
+        Param("timing_weight", 1, 0, 20, "model 2: showdowns that prior is worth", integer=False),
+        Param("timing_slip", 0.1, 0.01, 0.49, "model 2: chance the opponent knocks or holds against its timing",
+              integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
-SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE = FAMILY.indexes(
+(SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MODEL,
+ TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
-    "roulette")
+    "roulette", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip")
+MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
 KNOCKER_PARAMS = MC.EXPERT_PARAMS.copy()
 KNOCKER_PARAMS[X.EARLY_DRAWS] = KNOCKER_PARAMS[X.HOLDER_EARLY_DRAWS] = X.NEVER
+# [S, T]: expert knocking whenever legal up to S own draws and after them with deadwood at most T (the undercut risk
+# ignored), whoever it plays. S = SHOWN_MAX_DRAWS knocks at any draw.
+TIMED_PARAMS = np.tile(MC.EXPERT_PARAMS, (SHOWN_MAX_DRAWS + 1, MAX_KNOCK_THRESHOLD + 1, 1))
+for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
+    timed = TIMED_PARAMS[switch, threshold]
+    timed[[X.EARLY_DRAWS, X.HOLDER_EARLY_DRAWS]] = X.NEVER if switch == SHOWN_MAX_DRAWS else switch
+    timed[[X.GIN_AFTER_DRAWS, X.HOLDER_GIN_AFTER_DRAWS]] = X.NEVER
+    timed[[X.LATE_THRESHOLD, X.HOLDER_LATE_THRESHOLD]] = threshold
+    timed[[X.MAX_UNDERCUT_RISK, X.HOLDER_MAX_UNDERCUT_RISK]] = 1
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
     @njit(cache=True)
     def opponent_params_nb(view, params):
-        """expert's parameters for the opponent in the worlds and rollouts: knocking whenever legal or as itself."""
-        knocker = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT]) < params[KNOCKER_BELOW]
-        return KNOCKER_PARAMS if knocker else MC.EXPERT_PARAMS
+        """expert's parameters for the opponent in the worlds and rollouts, by the model chosen."""
+        if params[MODEL] == MODEL_TIMING:
+            switch, threshold = opponents_knock_timing_nb(view, int(params[TIMING_SWITCH]),
+                                                          int(params[TIMING_THRESHOLD]), params[TIMING_WEIGHT],
+                                                          params[TIMING_SLIP])
+            return TIMED_PARAMS[switch, threshold]
+        if params[MODEL] == MODEL_STYLE:
+            knocker = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT]) < params[KNOCKER_BELOW]
+            if knocker:
+                return KNOCKER_PARAMS
+        return MC.EXPERT_PARAMS
 
     @decide_kernel()
     def decide_nb(kind, view, params):
