@@ -222,3 +222,44 @@ def test_the_knock_timing_is_the_posterior_median_of_its_model(seed):
     showings(view, 0, knocks=knocks[::2], held=held[::2])  # two opponents, pooled
     showings(view, 1, knocks=knocks[1::2], held=held[1::2])
     assert fitted(view, *prior, weight, slip) == timing_by_hand(knocks, held, prior, weight, slip)
+
+
+def present_showings(row: np.ndarray) -> int:
+    return sum((int(row[L.STYLE_SHOWN + k]) >> (L.SHOWN_BITS * p + L.SHOWN_PRESENT_SHIFT)) & 1
+               for k in range(L.SHOWN_SLOTS) for p in range(L.SHOWN_PER_SLOT))
+
+
+def test_an_agent_that_remembers_its_opponents_runs_the_counts_on_across_games():
+    """``remember_opponents``: each game's counts add to those of the games before (the showings until full); without
+    it each game starts again (checked above)."""
+    rules = Rules.preset("eaai")
+    agent = Agent(rules, resolve("simple"), 7, remember_opponents=True)
+    total = np.zeros((L.MAX_SEATS, L.STYLE_FIELDS), dtype=np.int64)
+    game = 0
+    for message, _ in transcript(rules, KNOCKER_AND_HOLDER, 7, 4):
+        if message["type"] == "game_over":
+            total += recount(played(rules, KNOCKER_AND_HOLDER, 7, game))
+            seen = style_of(agent.seat.view)
+            counts = [L.STYLE_KNOCKS, L.STYLE_HELD, L.STYLE_GINS]
+            assert (seen[:, counts] == total[:, counts]).all(), game
+            for seat in range(2):
+                shown_so_far = total[seat, L.STYLE_KNOCKS] + total[seat, L.STYLE_HELD]
+                assert present_showings(seen[seat]) == min(shown_so_far, L.SHOWN_SLOTS * L.SHOWN_PER_SLOT)
+            game += 1
+        agent.handle(message)
+    assert game == 3 and total[0, L.STYLE_KNOCKS] > 0 and total[1, L.STYLE_HELD] > 0
+
+
+def test_remembered_counts_follow_each_opponent_to_its_new_seat():
+    from oklasim.agent.seat import SeatView
+
+    rules = Rules(players=3)
+    seat = SeatView(rules, resolve("simple"), remember_opponents=True)
+    seat.new_hand(0, 0, (1 << rules.hand_size) - 1, 40)
+    for who in range(3):
+        seat.board[:3, L.V_STYLE + L.STYLE_FIELDS * who + L.STYLE_KNOCKS] = 10 + who  # seat who: 10 + who knocks
+    seat.game_over()
+    assert not style_of(seat.view).any()  # the board's new game cleared them
+    seat.new_hand(2, 0, (1 << rules.hand_size) - 1, 40)  # this seat now sits at 2: the one after it at 0, then 1
+    for viewer in range(3):
+        assert list(style_of(seat.board[viewer])[:3, L.STYLE_KNOCKS]) == [11, 12, 10]

@@ -68,8 +68,8 @@ def melds_json(melds: tuple[int, ...]) -> list[list[str]]:
 class Agent:
     """One seat answering a referee: decodes messages, drives a ``SeatView``, encodes replies."""
 
-    def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0):
-        self.seat = SeatView(rules, strategy, seed)
+    def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0, remember_opponents: bool = False):
+        self.seat = SeatView(rules, strategy, seed, remember_opponents)
         self.rules = rules
         self.strategy = strategy
         self.handlers = {name[4:]: getattr(self, name) for name in dir(self) if name.startswith("_on_")}

@@ -110,8 +110,14 @@ def all_or_nothing(name: str, method):
 class SeatView:
     """One seat's board, kept up to date from the referee's events; its strategy answers the referee's decisions."""
 
-    def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0):
+    def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0, remember_opponents: bool = False):
+        """``remember_opponents``: the public style counts (``V_STYLE``: what the showdowns showed of how each seat
+        plays) run on from one game to the next, each opponent's kept by its place at the table from this seat,
+        for a seat that meets the same opponents game after game; else each game starts them again, as the
+        engine's games do."""
         self.rules = rules
+        self.remember_opponents = remember_opponents
+        self.carried_styles: np.ndarray | None = None  # at a game's end, rows by place from this seat
         self.strategy = strategy
         self.params = strategy.vector()
         self.hidden = CompletedBoard(rules, observer=0)
@@ -155,6 +161,17 @@ class SeatView:
     def _players(self) -> int:
         return self.rules.players
 
+    def styles(self) -> np.ndarray:
+        """The style counts of every seat as this seat sees them, a row per seat (``MAX_SEATS`` rows)."""
+        return self.view[L.V_STYLE : L.V_STYLE_END].reshape(L.MAX_SEATS, L.STYLE_FIELDS)
+
+    def restore_styles(self, seat: int) -> None:
+        """The counts carried from the last game, in every view, for this seat now sitting at ``seat``."""
+        players = self._players()
+        for place, row in enumerate(self.carried_styles):
+            start = L.V_STYLE + L.STYLE_FIELDS * ((seat + place) % players)
+            self.board[:players, start : start + L.STYLE_FIELDS] = row
+
     def check_seat(self, seat, field: str = "seat") -> int:
         return check_count(seat, field, self._players() - 1)
 
@@ -188,6 +205,8 @@ class SeatView:
         hand_number = self.hand_number + 1 if hand_number is None else check_count(hand_number, "hand_number")
         self.scores = scores
         self.hand_number = hand_number
+        if self._fresh_rng and self.carried_styles is not None:  # the first hand of a game after another
+            self.restore_styles(seat)
         rng = self.view[L.V_RNG]  # the seat's own random stream runs on across the hands of a game, as in the engine
         if self._fresh_rng:
             state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
@@ -347,6 +366,8 @@ class SeatView:
 
     def game_over(self) -> None:
         """The game is over: the next hand starts a new game at 0 with a new random stream."""
+        if self.remember_opponents:
+            self.carried_styles = np.roll(self.styles()[: self._players()], -self.seat, axis=0)
         self.hidden.new_game()
         self.scores = [0] * self._players()
         self.hand_number = -1

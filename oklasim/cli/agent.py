@@ -14,7 +14,11 @@ from oklasim.cli.options import json_option, rules_option, seed_option, strategy
 @rules_option("Rules preset or TOML file the referee plays.")
 @seed_option("Seed of the seat's own random stream.")
 @strategy_path_option()
-def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths) -> None:
+@click.option("--remember-opponents", is_flag=True,
+              help="Carry what the showdowns showed of the opponents' play (the style counts) from one game to the "
+                   "next, for a referee that plays a match against the same opponents; by default each game starts "
+                   "afresh, as in oklasim's engine.")
+def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths, remember_opponents: bool) -> None:
     """Play one seat for another referee: JSON lines on stdin, answers on stdout.
 
     The referee reports every event the seat may see and asks for decisions;
@@ -36,7 +40,7 @@ def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths
         write(sys.stdout, error(field, str(exc)))
         raise click.ClickException(str(exc)) from None
     try:
-        status = serve(Agent(rules, strategy, seed))
+        status = serve(Agent(rules, strategy, seed, remember_opponents))
     except BrokenPipeError:
         sys.stderr.write("oklasim agent: the referee stopped reading\n")
         sys.stdout = None  # nothing more can be written: skip the flush at exit

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  * {@code oklasim.strategy} / {@code OKLASIM_STRATEGY} (default {@code simple}),
  * {@code oklasim.rules} / {@code OKLASIM_RULES} (default {@code eaai}),
  * {@code oklasim.seed} / {@code OKLASIM_SEED} (default 0),
+ * {@code oklasim.remember} / {@code OKLASIM_REMEMBER} (default 1; 0: each game starts afresh, as in oklasim's engine),
  * {@code oklasim.command} / {@code OKLASIM_COMMAND}: how to start oklasim (default {@code oklasim}),
  * e.g. {@code /path/.venv/bin/oklasim}.
  *
@@ -62,6 +63,8 @@ public class OklasimPlayer implements GinRummyPlayer, AutoCloseable {
         command.addAll(Arrays.asList("agent", "--strategy", strategy,
                 "--rules", setting("oklasim.rules", "OKLASIM_RULES", "eaai"),
                 "--seed", setting("oklasim.seed", "OKLASIM_SEED", "0")));
+        // One player object meets the same opponent game after game: what its showdowns showed carries over.
+        if (!"0".equals(setting("oklasim.remember", "OKLASIM_REMEMBER", "1"))) command.add("--remember-opponents");
         try {
             agent = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         } catch (IOException e) {
