@@ -209,7 +209,7 @@ def test_the_knock_timing_follows_what_the_showdowns_show():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_the_knock_timing_is_the_posterior_median_of_its_model(seed):
+def test_the_knock_timing_is_the_likeliest_of_its_model(seed):
     from oklasim._kernels.opponents_nb import opponents_knock_timing_nb as fitted
 
     rng = np.random.default_rng(seed)

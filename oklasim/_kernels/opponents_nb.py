@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards_nb import BIT, FULL_DECK, MEAN_CARD_VALUE, count_cards_nb, high_card_key_nb
+from .cards_nb import BIT, FULL_DECK, MAX_CARD_VALUE, MEAN_CARD_VALUE, count_cards_nb, high_card_key_nb
 from .kit_nb import in_any_meld_nb, meld_outs_nb, min_deadwood_discards_nb, neighbours_nb, nth_card_nb
 from .layout import (
+    MAX_SEATS,
     NO_CARD,
     R_HAND_SIZE,
     SHOWN_BITS,
@@ -95,16 +96,37 @@ def opponents_holding_nb(view, prior, weight):
     return (held + prior * weight) / (held + knocks + weight) if held + knocks + weight > 0 else prior
 
 
-MAX_KNOCK_THRESHOLD = 10  # the highest knock limit of the rules: a threshold this high takes every legal knock
+MAX_KNOCK_THRESHOLD = MAX_CARD_VALUE  # the highest knock limit (an upcard's value, or the fixed limit): every knock
 TIE_BREAK = 1e-9  # per draw or point from the prior timing: far below any difference a showing makes
 
 
+@njit(cache=True)
+def opponents_showings_nb(view):
+    """The opponents' showings this game (``STYLE_SHOWN``), a row each: own draws, deadwood, 1 if it knocked."""
+    rows = np.empty((MAX_SEATS * SHOWN_SLOTS * SHOWN_PER_SLOT, 3), dtype=np.int64)
+    n = 0
+    for seat in range(view[V_PLAYERS]):
+        if seat == view[V_SEAT]:
+            continue
+        for k in range(SHOWN_SLOTS):
+            packed = view[V_STYLE + STYLE_FIELDS * seat + STYLE_SHOWN + k]
+            for position in range(SHOWN_PER_SLOT):
+                showing = packed >> (SHOWN_BITS * position)
+                if (showing >> SHOWN_PRESENT_SHIFT) & 1 == 0:
+                    break
+                rows[n, 0] = (showing >> SHOWN_DRAWS_SHIFT) & SHOWN_FIELD_MASK
+                rows[n, 1] = (showing >> SHOWN_DEADWOOD_SHIFT) & SHOWN_FIELD_MASK
+                rows[n, 2] = (showing >> SHOWN_KNOCKED_SHIFT) & 1
+                n += 1
+    return rows[:n]
+
+
 @njit(cache=True, inline="always")
-def knock_timing_log_likelihood_nb(switch, threshold, draws, deadwood, knocked, keep, swerve):
-    """Log chance of a showing under the timing (switch, threshold): keep when it knocked a hand the timing knocks
-    (draws <= switch, or deadwood <= threshold) or held one it holds, else swerve."""
-    knocks = draws <= switch or deadwood <= threshold
-    return keep if knocks == knocked else swerve
+def knock_timing_log_likelihood_nb(switch, threshold, showing, keep, swerve):
+    """Log chance of a showing (draws, deadwood, knocked) under the timing (switch, threshold): keep when it knocked
+    a hand the timing knocks (draws <= switch, or deadwood <= threshold) or held one it holds, else swerve."""
+    knocks = showing[0] <= switch or showing[1] <= threshold
+    return keep if knocks == (showing[2] == 1) else swerve
 
 
 @njit(cache=True)
@@ -116,9 +138,9 @@ def opponents_knock_timing_nb(view, prior_switch, prior_threshold, weight, slip)
     S-th own draw, after it only with deadwood at most T (T = 0: only gin),
     and holds every other knockable hand; each choice goes the other way with
     chance ``slip``. S = SHOWN_MAX_DRAWS knocks whenever legal at any draw, as
-    does T = MAX_KNOCK_THRESHOLD. Each showing (``STYLE_SHOWN``: its draws,
-    its deadwood, knocked or held) weighs the timings; the prior is worth
-    ``weight`` showdowns of a player of timing (``prior_switch``,
+    does T = MAX_KNOCK_THRESHOLD. Each showing (``opponents_showings_nb``: its
+    draws, its deadwood, knocked or held) weighs the timings; the prior is
+    worth ``weight`` showdowns of a player of timing (``prior_switch``,
     ``prior_threshold``): a knock with the highest deadwood at
     ``prior_switch`` draws, and one draw later a hand held with one point
     above ``prior_threshold`` and (for a threshold above 0) a knock at it.
@@ -127,30 +149,19 @@ def opponents_knock_timing_nb(view, prior_switch, prior_threshold, weight, slip)
     points apart): a timing the showings do not tell apart from the prior
     stays the prior.
     """
+    shown = opponents_showings_nb(view)
+    prior = np.array([[prior_switch, MAX_KNOCK_THRESHOLD, 1], [prior_switch + 1, prior_threshold + 1, 0],
+                      [prior_switch + 1, prior_threshold, 1]], dtype=np.int64)
+    prior_shown = 3 if prior_threshold > 0 else 2
     keep, swerve = np.log(1.0 - slip), np.log(slip)
     best, best_switch, best_threshold = -np.inf, prior_switch, prior_threshold
     for switch in range(SHOWN_MAX_DRAWS + 1):
         for threshold in range(MAX_KNOCK_THRESHOLD + 1):
-            total = weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch, MAX_KNOCK_THRESHOLD,
-                                                            True, keep, swerve)
-            total += weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch + 1,
-                                                             prior_threshold + 1, False, keep, swerve)
-            if prior_threshold > 0:
-                total += weight * knock_timing_log_likelihood_nb(switch, threshold, prior_switch + 1,
-                                                                 prior_threshold, True, keep, swerve)
-            for seat in range(view[V_PLAYERS]):
-                if seat == view[V_SEAT]:
-                    continue
-                for k in range(SHOWN_SLOTS):
-                    packed = view[V_STYLE + STYLE_FIELDS * seat + STYLE_SHOWN + k]
-                    for position in range(SHOWN_PER_SLOT):
-                        showing = packed >> (SHOWN_BITS * position)
-                        if (showing >> SHOWN_PRESENT_SHIFT) & 1 == 0:
-                            break
-                        total += knock_timing_log_likelihood_nb(
-                            switch, threshold, (showing >> SHOWN_DRAWS_SHIFT) & SHOWN_FIELD_MASK,
-                            (showing >> SHOWN_DEADWOOD_SHIFT) & SHOWN_FIELD_MASK,
-                            (showing >> SHOWN_KNOCKED_SHIFT) & 1 == 1, keep, swerve)
+            total = 0.0
+            for row in range(prior_shown):
+                total += weight * knock_timing_log_likelihood_nb(switch, threshold, prior[row], keep, swerve)
+            for row in range(len(shown)):
+                total += knock_timing_log_likelihood_nb(switch, threshold, shown[row], keep, swerve)
             total -= TIE_BREAK * (abs(switch - prior_switch) + abs(threshold - prior_threshold))
             if total > best:
                 best, best_switch, best_threshold = total, switch, threshold
