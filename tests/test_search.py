@@ -91,11 +91,3 @@ def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns
                                                X.HOLDER_MAX_UNDERCUT_RISK])
     assert (fitted[plain] == S.MC.EXPERT_PARAMS[plain]).all()  # the rest is expert's
     assert (S.opponent_params_nb(view, resolve("search(model=0)").vector()) == S.MC.EXPERT_PARAMS).all()
-
-
-def test_valued_by_the_game_search_chooses_otherwise_near_its_end():
-    """The same deals as games to 100: valued by the chance of winning the game, search makes other choices than by
-    the points of the hand (and plays other games)."""
-    by_points, by_game = (simulate(Rules.preset("eaai"), [f"search(samples=96,value={v})", "expert"], games=6,
-                                   seed=3).hands for v in (0, 1))
-    assert not by_points.equals(by_game)

@@ -27,7 +27,6 @@ from .advise_log_nb import log_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
 from .engine_nb import STATUS_SIZE
-from .game_equity_nb import game_chance_nb, game_needs_nb, race_table_nb
 from .layout import (
     D_ARRANGE,
     D_DISCARD,
@@ -91,7 +90,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory, winner_points):
+                 traits, memory):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -112,9 +111,6 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     ``advise_history_nb.roulette_nb``). With more than two players it plays
     like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
     chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``).
-    ``winner_points``: empty, each candidate is worth its points in the hand; else the distribution of a hand
-    winner's points, and each candidate is worth its chance of winning the game (``game_equity_nb``), where the
-    game gives that a sense.
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_params.shape[0])
@@ -193,16 +189,12 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    need_me, need_opp = game_needs_nb(view) if winner_points.shape[0] > 0 else (0, 0)
-    race = race_table_nb(winner_points, need_me, need_opp)
     best, best_total = 0, -np.inf
     for c in range(n):
         total = 0.0  # weighted: a world the opponent's play rules out weighs 0 (its row is not written)
         for s in range(samples):
             if weights[s] > 0:
-                points = out[s, c, O_POINTS]
-                value = points if need_me == 0 else game_chance_nb(race, need_me, need_opp, points)
-                total += weights[s] * value
+                total += weights[s] * out[s, c, O_POINTS]
         if total > best_total:
             best, best_total = c, total
     return answer_nb(kind, view, cand[best], memory)

@@ -68,7 +68,6 @@ FAMILY = Family(
 )
 
 MEMORY = FAMILY.memory_start
-POINTS_ONLY = np.zeros(0)  # mc_decide_nb's winner_points: each candidate is worth its points in the hand
 # mc_nb reads the parameters at its P_* places (search hands it the same vector): they must be the declared ones.
 PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
           "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
@@ -81,4 +80,4 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     @decide_kernel()
     def decide_nb(kind, view, params):
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS, MEMORY, POINTS_ONLY)
+                            TRAITS, MEMORY)

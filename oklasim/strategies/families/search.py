@@ -39,14 +39,6 @@ worth ``timing_weight`` showdowns, knocks whenever legal up to
 game the showdowns show too little to move the fit far (docs/results.md).
 ``model=0`` models the opponent as ``expert`` throughout.
 
-With ``value=1`` a candidate is worth the chance of winning the game
-that its hand's points leave (``game_equity_nb``: the two players race to
-the target, each hand won by either with chance 1/2 and the winner's points
-as in ``expert``'s games against itself), rather than its points
-(``value=0``): near the end of a game a few points that end it are worth
-more than many that do not. In single hands, with more than two players or
-more than 250 points from the target, the points are the value.
-
 The advisor's calibration of the history model (the window, the played
 draws, the slip) is in ``reports/advise_calibration``.
 """
@@ -58,7 +50,6 @@ from numba import njit
 
 from oklasim._kernels import mc_nb as M
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
-from oklasim._kernels.winner_points import WINNER_POINTS
 from oklasim.strategies.registry import family_module
 from oklasim.strategy_api import (
     MAX_KNOCK_THRESHOLD,
@@ -103,17 +94,15 @@ FAMILY = Family(
         Param("timing_weight", 1, 0, 20, "model 2: showdowns that prior is worth", integer=False),
         Param("timing_slip", 0.1, 0.01, 0.49, "model 2: chance the opponent knocks or holds against its timing",
               integer=False),
-        Param("value", 0, 0, 1, "what a candidate is worth: 0 its points in the hand, 1 its chance of winning the "
-                                "game (two players racing to the target)"),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MODEL,
- TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, VALUE) = FAMILY.indexes(
+ TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
-    "roulette", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip", "value")
+    "roulette", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -158,6 +147,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_WINDOW] = params[WINDOW]
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
-        winner_points = WINNER_POINTS if params[VALUE] == 1 else MC.POINTS_ONLY
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY, winner_points)
+                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY)
