@@ -13,6 +13,7 @@ from .advise_columns_nb import (
     C_PRE,
     MAX_COLUMNS,
     N_CAND_FIELDS,
+    PRE_DECLINE,
     PRE_NONE,
     PRE_PILE,
     PRE_TAKE,
@@ -21,11 +22,13 @@ from .advise_columns_nb import (
     after_draw_candidates_nb,
     arrangement_columns_nb,
     candidates_nb,
+    sensible_discards_nb,
 )
 from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_log_nb import log_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
+from .cards_nb import BIT
 from .engine_nb import STATUS_SIZE
 from .layout import (
     D_ARRANGE,
@@ -56,6 +59,7 @@ P_PRIOR = 5
 P_WINDOW = 6
 P_PLAYED_DRAWS = 7
 P_ROULETTE = 8
+P_MARGIN = 9
 EXACT_WORLDS = 32  # worlds weighed exactly before the roulette's cutoff is set from the heaviest of them
 
 
@@ -86,6 +90,29 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
     if code == CONTINUE_EXPERT:
         return expert_fn
     return greedy_fn if code == CONTINUE_GREEDY else simple_fn
+
+
+@njit(cache=True)
+def knock_or_discard_columns_nb(view, kind, own_discard, others, cand):
+    """The candidates after a draw: knocking with each legal discard (``D_KNOCK``), playing on with the
+    continuation's own discard and up to ``others`` other sensible discards; at the fiftieth card, where playing on
+    is declining the last discard (the hand void), the knocks and declining. Returns how many.
+
+    The continuation's discard is always among them: the sensible discards rank by deadwood alone, and a search
+    restricted to them would give up what the continuation knows (safety, what the opponent collects)."""
+    hand, forbidden = view[V_HAND], view[V_FORBIDDEN]
+    n, action = after_draw_candidates_nb(view, hand, forbidden, PRE_NONE, kind == D_KNOCK, False, 0, cand, 0, 0)
+    if view[V_LAST_CHANCE] != 0:
+        return add_column_nb(cand, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
+    n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, own_discard, action)
+    allowed = hand & ~(BIT << own_discard)
+    if forbidden >= 0:
+        allowed &= ~(BIT << forbidden)
+    picks = np.empty(11, dtype=np.int64)
+    for i in range(sensible_discards_nb(hand, allowed, max(others, 0), picks)):
+        action += 1
+        n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, picks[i], action)
+    return n
 
 
 @njit(cache=True)
@@ -139,12 +166,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
     if kind == D_ARRANGE:
         n = arrangement_columns_nb(view, cand)
-    elif kind == D_KNOCK and max_continue == 0:
-        # Knock with each legal discard, or play on with the discard the continuation would make.
-        hand, forbidden = view[V_HAND], view[V_FORBIDDEN]
-        n, action = after_draw_candidates_nb(view, hand, forbidden, PRE_NONE, True, False, 0, cand, 0, 0)
-        if view[V_LAST_CHANCE] == 0:
-            n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, cont_fn(D_DISCARD, view, own), action)
+    elif kind == D_KNOCK or kind == D_DISCARD:
+        n = knock_or_discard_columns_nb(view, kind, cont_fn(D_DISCARD, view, own), max_continue - 1, cand)
     else:
         n = candidates_nb(view, kind, max(max_continue, 1), cand)
     if n == 0:
@@ -189,12 +212,51 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    best, best_total = 0, -np.inf
+    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, params[P_MARGIN])], memory)
+
+
+@njit(cache=True)
+def best_column_nb(out, weights, cand, n, margin):
+    """The candidate with the most points on the weighted average of the worlds, where another way to play on
+    replaces the continuation's own (the first playing-on column) only if it beats it by more than ``margin``
+    standard errors of their paired difference: the ways to play on differ by less than their rollouts' noise, and
+    the best of several noisy estimates is biased up, against the knocks and against the continuation's choice."""
+    own = -1
     for c in range(n):
-        total = 0.0  # weighted: a world the opponent's play rules out weighs 0 (its row is not written)
-        for s in range(samples):
+        if cand[c, C_KIND] == ROLLOUT and cand[c, C_PRE] == PRE_NONE:
+            own = c
+            break
+    total_weight = 0.0  # a world the opponent's play rules out weighs 0 (its row is not written)
+    for s in range(weights.shape[0]):
+        if weights[s] > 0:
+            total_weight += weights[s]
+    best, best_mean = 0, -np.inf
+    for c in range(n):
+        mean = 0.0
+        for s in range(weights.shape[0]):
             if weights[s] > 0:
-                total += weights[s] * out[s, c, O_POINTS]
-        if total > best_total:
-            best, best_total = c, total
-    return answer_nb(kind, view, cand[best], memory)
+                mean += weights[s] * out[s, c, O_POINTS]
+        mean /= total_weight
+        if own >= 0 and c > own and cand[c, C_KIND] == ROLLOUT and not beats_nb(out, weights, total_weight, c, own,
+                                                                                  margin):
+            continue
+        if mean > best_mean:
+            best, best_mean = c, mean
+    return best
+
+
+@njit(cache=True)
+def beats_nb(out, weights, total_weight, c, own, margin):
+    """Whether column ``c`` beats column ``own`` by more than ``margin`` standard errors of the weighted paired
+    difference (the ratio estimator's)."""
+    mean = 0.0
+    for s in range(weights.shape[0]):
+        if weights[s] > 0:
+            mean += weights[s] * (out[s, c, O_POINTS] - out[s, own, O_POINTS])
+    mean /= total_weight
+    spread = 0.0
+    for s in range(weights.shape[0]):
+        if weights[s] > 0:
+            gap = out[s, c, O_POINTS] - out[s, own, O_POINTS] - mean
+            spread += (weights[s] * gap) ** 2
+    return mean > margin * np.sqrt(spread) / total_weight

@@ -45,7 +45,8 @@ FAMILY = Family(
     doc="Determinized Monte Carlo: sample the hidden cards, play each knock/discard out, keep the best on average.",
     params=(
         Param("samples", 16, 1, 4096, "worlds sampled per decision"),
-        Param("discards", 0, 0, 11, "sensible discards weighed when playing on; 0 = the continuation's own"),
+        Param("discards", 0, 0, 11, "discards weighed when playing on: the continuation's own and the most sensible "
+                                    "others; 0 or 1 = the continuation's own"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
         Param.choice("continuation", "simple", CONTINUATIONS, "strategy playing the rollouts on"),
         Param.choice("opponent", "simple", CONTINUATIONS, "model of the opponent in the rollouts"),
@@ -61,6 +62,8 @@ FAMILY = Family(
         Param("roulette", 0, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept "
                                    "by chance (unbiased) and most dropped unplayed; 0: every world weighed exactly",
               integer=False),
+        Param("margin", 0, 0, 10, "another discard replaces the continuation's own only if it beats it by more "
+                                  "than this many standard errors (paired, over the worlds)", integer=False),
     ),
     presets={"mc_fast": {"samples": 8}},
     memory=2,  # the discard chosen with a decision to play on (mc_nb.answer_nb)
@@ -71,7 +74,7 @@ MEMORY = FAMILY.memory_start
 # mc_nb reads the parameters at its P_* places (search hands it the same vector): they must be the declared ones.
 PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
           "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
-          "roulette": M.P_ROULETTE}
+          "roulette": M.P_ROULETTE, "margin": M.P_MARGIN}
 if FAMILY.indexes(*PLACES) != tuple(PLACES.values()):
     raise OklasimError(f"mc_nb's parameter places {PLACES} are not mc's declared order")
 

@@ -9,7 +9,9 @@ pass), its hand before them shaped by at most ``played_draws``
 least-deadwood stock draws. It settles each knock by the showdown, plays
 the hand on with ``expert`` in both seats, and takes the candidate with the
 most points on the weighted average. ``discards`` extends the search to
-that many sensible discards at each discard, ``draws=1`` to the draws;
+that many discards at each discard (expert's own and the most sensible
+others; another replaces expert's only when it beats it by ``margin``
+standard errors), ``draws=1`` to the draws;
 elsewhere it plays as ``expert``. Worlds come from its own random stream,
 so any game replays from its seed. Two players only: with more it plays as
 ``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
@@ -71,7 +73,8 @@ FAMILY = Family(
     doc="expert's play; each knock searched over worlds weighted by the opponent's play this hand, expert in both seats.",
     params=(
         Param("samples", 4096, 1, 65536, "worlds drawn per searched decision (most dropped unplayed by the roulette)"),
-        Param("discards", 0, 0, 11, "sensible discards searched at each discard; 0 = expert's own"),
+        Param("discards", 0, 0, 11, "discards searched at each discard: expert's own and the most sensible others; "
+                                    "0 or 1 = expert's own, unsearched"),
         Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
         Param("knocker_below", 0.5, 0, 1, "model the opponent as knocking whenever legal when its chance of holding "
                                           "hands it could knock with is below this (0: never)", integer=False),
@@ -85,6 +88,8 @@ FAMILY = Family(
         Param("roulette", 0.1, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept by "
                                    "chance (unbiased) and most dropped unplayed; 0: every world weighed and played",
               integer=False),
+        Param("margin", 2, 0, 10, "with discards: another discard replaces expert's only if it beats it by more "
+                                  "than this many standard errors (paired, over the worlds)", integer=False),
         Param("model", 1, 0, 2, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
                                 "(knocker_below), 2 expert with a knock timing fitted to the showdowns"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
@@ -99,10 +104,10 @@ FAMILY = Family(
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
-(SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MODEL,
- TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP) = FAMILY.indexes(
+(SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
+ MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
-    "roulette", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip")
+    "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -147,5 +152,6 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_WINDOW] = params[WINDOW]
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
+        as_mc[M.P_MARGIN] = params[MARGIN]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
                               opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY)

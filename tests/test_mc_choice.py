@@ -1,0 +1,96 @@
+"""mc's candidates after a draw and its choice among them: the continuation's own discard always weighed, another
+way to play on taken only when it beats it by the margin."""
+
+import numpy as np
+import pytest
+
+from oklasim._kernels import advise_columns_nb as C
+from oklasim._kernels import layout as L
+from oklasim._kernels.advise_rollouts_nb import N_OUT, O_POINTS
+from oklasim._kernels.mc_nb import best_column_nb, knock_or_discard_columns_nb
+from oklasim.game.rules import Rules
+from oklasim.strategies.registry import resolve
+
+from test_advise_log import seat_zero_decisions
+
+
+def after_draw_views(limit=40):
+    seen = 0
+    for view, kind, _ in seat_zero_decisions(Rules.preset("eaai"), 8, games=3):
+        if kind in (L.D_KNOCK, L.D_DISCARD) and seen < limit:
+            seen += 1
+            yield view, kind
+
+
+@pytest.mark.parametrize("others", [0, 2, 10])
+def test_the_continuations_discard_is_the_first_way_to_play_on(others):
+    expert = resolve("expert")
+    checked = 0
+    for view, kind in after_draw_views():
+        own = int(expert.decide(L.D_DISCARD, view.copy(), expert.vector()))
+        cand = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+        n = knock_or_discard_columns_nb(view, kind, own, others, cand)
+        play_on = [int(c[C.C_DISCARD]) for c in cand[:n] if c[C.C_KIND] == C.ROLLOUT]
+        knocks = [c for c in cand[:n] if c[C.C_KIND] == C.SHOWDOWN]
+        hand = int(view[L.V_HAND])
+        legal = [card for card in range(52) if hand >> card & 1 and card != view[L.V_FORBIDDEN]]
+        assert play_on[0] == own
+        assert len(set(play_on)) == len(play_on) == min(others + 1, len(legal))
+        assert set(play_on) <= set(legal)
+        assert (len(knocks) > 0) == (kind == L.D_KNOCK and int(view[L.V_KNOCK_DISCARDS]) != 0)
+        checked += 1
+    assert checked >= 20
+
+
+def test_at_the_fiftieth_card_the_choice_is_to_knock_or_decline():
+    for view, kind in after_draw_views(limit=10**6):
+        if kind != L.D_KNOCK:
+            continue
+        last = view.copy()
+        last[L.V_LAST_CHANCE] = 1
+        cand = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+        n = knock_or_discard_columns_nb(last, kind, 0, 3, cand)
+        assert cand[n - 1, C.C_PRE] == C.PRE_DECLINE
+        assert all(c[C.C_KIND] == C.SHOWDOWN for c in cand[: n - 1])
+        return
+    pytest.fail("no knock offer in the sample")
+
+
+def columns(*kinds):
+    cand = np.zeros((len(kinds), C.N_CAND_FIELDS), dtype=np.int64)
+    for c, kind in enumerate(kinds):
+        cand[c, C.C_KIND] = kind
+        cand[c, C.C_PRE] = C.PRE_NONE
+    return cand
+
+
+def outcomes(*per_column):
+    """Points of each column in each world, one list per column."""
+    out = np.zeros((len(per_column[0]), len(per_column), N_OUT), dtype=np.int64)
+    for c, points in enumerate(per_column):
+        out[:, c, O_POINTS] = points
+    return out
+
+
+def test_a_noisy_better_way_to_play_on_needs_the_margin():
+    rng = np.random.default_rng(3)
+    own = rng.integers(-20, 30, 200)
+    noisy = own + rng.integers(-15, 17, 200)  # half a point better on average, its noise much wider
+    out = outcomes(np.full(200, -1), own, noisy)
+    cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
+    weights = np.ones(200)
+    assert noisy.mean() > own.mean() > -1
+    assert best_column_nb(out, weights, cand, 3, 0.0) == 2  # no margin: the most points on average
+    assert best_column_nb(out, weights, cand, 3, 2.0) == 1
+    steady = own + 1  # a point better in every world
+    assert best_column_nb(outcomes(np.full(200, -1), own, steady), weights, cand, 3, 2.0) == 2
+
+
+def test_the_margin_leaves_the_knocks_and_weighs_by_the_worlds():
+    cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
+    out = outcomes([0, 20, 0, 20], [9, 9, 9, 9], [0, 30, 0, 18])
+    assert best_column_nb(out, np.ones(4), cand, 3, 0.0) == 2
+    assert best_column_nb(out, np.ones(4), cand, 3, 10.0) == 0  # a noisy knock still beats the own way on average
+    ruled_out = np.array([1.0, 1.0, 1.0, 0.0])  # the fourth world: its weight 0, its points not counted
+    assert best_column_nb(out, ruled_out, cand, 3, 0.0) == 2
+    assert best_column_nb(out, ruled_out, cand, 3, 2.0) == 1
