@@ -59,7 +59,6 @@ P_PRIOR = 5
 P_WINDOW = 6
 P_PLAYED_DRAWS = 7
 P_ROULETTE = 8
-P_MARGIN = 9
 EXACT_WORLDS = 32  # worlds weighed exactly before the roulette's cutoff is set from the heaviest of them
 
 
@@ -117,7 +116,7 @@ def knock_or_discard_columns_nb(view, kind, own_discard, others, cand):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory):
+                 traits, memory, margin):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -137,7 +136,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     first EXACT_WORLDS below that share of their heaviest are kept by chance,
     ``advise_history_nb.roulette_nb``). With more than two players it plays
     like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
-    chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``).
+    chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``). ``margin``: the
+    standard errors by which another discard must beat the continuation's own (``best_column_nb``).
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_params.shape[0])
@@ -212,7 +212,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, params[P_MARGIN])], memory)
+    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, margin)], memory)
 
 
 @njit(cache=True)

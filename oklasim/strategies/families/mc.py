@@ -62,8 +62,6 @@ FAMILY = Family(
         Param("roulette", 0, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept "
                                    "by chance (unbiased) and most dropped unplayed; 0: every world weighed exactly",
               integer=False),
-        Param("margin", 0, 0, 10, "another discard replaces the continuation's own only if it beats it by more "
-                                  "than this many standard errors (paired, over the worlds)", integer=False),
     ),
     presets={"mc_fast": {"samples": 8}},
     memory=2,  # the discard chosen with a decision to play on (mc_nb.answer_nb)
@@ -74,7 +72,7 @@ MEMORY = FAMILY.memory_start
 # mc_nb reads the parameters at its P_* places (search hands it the same vector): they must be the declared ones.
 PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
           "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
-          "roulette": M.P_ROULETTE, "margin": M.P_MARGIN}
+          "roulette": M.P_ROULETTE}
 if FAMILY.indexes(*PLACES) != tuple(PLACES.values()):
     raise OklasimError(f"mc_nb's parameter places {PLACES} are not mc's declared order")
 
@@ -83,4 +81,4 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     @decide_kernel()
     def decide_nb(kind, view, params):
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS, MEMORY)
+                            TRAITS, MEMORY, 0.0)  # the plain maximum: mc's choice as first measured

@@ -152,6 +152,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_WINDOW] = params[WINDOW]
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
-        as_mc[M.P_MARGIN] = params[MARGIN]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY)
+                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY, params[MARGIN])
