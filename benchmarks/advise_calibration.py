@@ -47,7 +47,7 @@ TARGETS = {"as played": (2.0, 5.0), "history": (1.0, 3.0)}  # |bias| in points, 
 
 def knock_column(view: np.ndarray) -> tuple[np.ndarray, int]:
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-    n = int(C.candidates_nb(view, L.D_KNOCK, 1, columns))
+    n = int(C.candidates_nb(view, L.D_KNOCK, 1, L.NO_CARD, columns))
     columns = np.ascontiguousarray(columns[:n])
     return columns, int(np.flatnonzero(columns[:, C.C_KIND] == C.SHOWDOWN)[0])
 

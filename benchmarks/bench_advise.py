@@ -120,7 +120,7 @@ def kernel_runner(request: dict):
     worlds = worlds_for(r)
     me, opponent = resolve(r.continuation()), resolve(r.opponent)
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-    n_cols = int(C.candidates_nb(worlds.view, worlds.position.kind, r.discards, columns))
+    n_cols = int(C.candidates_nb(worlds.view, worlds.position.kind, r.discards, L.NO_CARD, columns))
     columns = np.ascontiguousarray(columns[:n_cols])
     params = parameter_matrix([me.vector()] + [opponent.vector()] * (L.MAX_SEATS - 1))
     strategies = R.Strategies(me_fn=me.decide, opp_fn=opponent.decide, forced_fn=R.forced_nb, params=params)

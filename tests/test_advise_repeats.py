@@ -24,7 +24,7 @@ def play(repeats: int, lo: int, hi: int, scores=None) -> tuple[np.ndarray, np.nd
     worlds = worlds_for(Request(**POSITION, opponent="greedy", scores=scores))
     greedy = resolve("greedy")
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-    n = int(C.candidates_nb(worlds.view, worlds.position.kind, 1, columns))
+    n = int(C.candidates_nb(worlds.view, worlds.position.kind, 1, L.NO_CARD, columns))
     columns = np.ascontiguousarray(columns[:n])
     params = parameter_matrix([greedy.vector()])
     out, weights = np.zeros((hi - lo, n, R.N_OUT), dtype=np.int64), np.zeros(hi - lo)

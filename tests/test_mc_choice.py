@@ -1,5 +1,5 @@
-"""mc's candidates after a draw and its choice among them: the continuation's own discard always weighed, another
-way to play on taken only when it beats it by the margin."""
+"""The candidates after a draw with a first discard (mc's: its continuation's own, always weighed) and mc's choice
+among them: another way to play on taken only when it beats the first by the margin."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ import pytest
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import layout as L
 from oklasim._kernels.advise_rollouts_nb import N_OUT, O_POINTS
-from oklasim._kernels.mc_nb import best_column_nb, knock_or_discard_columns_nb
+from oklasim._kernels.mc_nb import best_column_nb
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
 
@@ -29,7 +29,7 @@ def test_the_continuations_discard_is_the_first_way_to_play_on(others):
     for view, kind in after_draw_views():
         own = int(expert.decide(L.D_DISCARD, view.copy(), expert.vector()))
         cand = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-        n = knock_or_discard_columns_nb(view, kind, own, others, cand)
+        n = C.candidates_nb(view, kind, others + 1, own, cand)
         play_on = [int(c[C.C_DISCARD]) for c in cand[:n] if c[C.C_KIND] == C.ROLLOUT]
         knocks = [c for c in cand[:n] if c[C.C_KIND] == C.SHOWDOWN]
         hand = int(view[L.V_HAND])
@@ -49,7 +49,7 @@ def test_at_the_fiftieth_card_the_choice_is_to_knock_or_decline():
         last = view.copy()
         last[L.V_LAST_CHANCE] = 1
         cand = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-        n = knock_or_discard_columns_nb(last, kind, 0, 3, cand)
+        n = C.candidates_nb(last, kind, 4, 0, cand)
         assert cand[n - 1, C.C_PRE] == C.PRE_DECLINE
         assert all(c[C.C_KIND] == C.SHOWDOWN for c in cand[: n - 1])
         return

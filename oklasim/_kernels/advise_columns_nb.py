@@ -142,8 +142,9 @@ def sensible_discards_nb(hand, allowed, limit, out):
 
 
 @njit(cache=True)
-def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, max_continue, out, n, action):
-    """Knocks (every legal discard, big gin) and continuations (sensible discards) of an 11-card hand."""
+def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, max_continue, first, out, n, action):
+    """Knocks (every legal discard, big gin) and up to ``max_continue`` continuations of an 11-card hand: ``first``
+    (a discard, or NO_CARD) and then the sensible discards."""
     arrangements = np.zeros((MAX_ARRANGEMENTS, MAX_MELDS_IN_ARRANGEMENT), dtype=np.int64)
     if knock_ok:
         if view[V_RULES + R_BIG_GIN] != 0 and deadwood_nb(hand) == 0:
@@ -160,19 +161,26 @@ def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, 
             card += 1
     if continue_ok and max_continue > 0:
         allowed = hand & ~(BIT << forbidden) if forbidden >= 0 else hand
-        picks = np.empty(11, dtype=np.int64)
-        for i in range(sensible_discards_nb(hand, allowed, max_continue, picks)):
-            n = add_column_nb(out, n, ROLLOUT, pre, picks[i], action)
+        if first != NO_CARD:
+            n = add_column_nb(out, n, ROLLOUT, pre, first, action)
             action += 1
+            allowed &= ~(BIT << first)
+            max_continue -= 1
+        if max_continue > 0:
+            picks = np.empty(11, dtype=np.int64)
+            for i in range(sensible_discards_nb(hand, allowed, max_continue, picks)):
+                n = add_column_nb(out, n, ROLLOUT, pre, picks[i], action)
+                action += 1
     return n, action
 
 
-@lazy_njit(int64(int64[::1], int64, int64, int64[:, ::1]))
-def candidates_nb(view, kind, max_continue, out):
+@lazy_njit(int64(int64[::1], int64, int64, int64, int64[:, ::1]))
+def candidates_nb(view, kind, max_continue, first, out):
     """Write the candidate columns of decision ``kind`` for the seat of ``view``; returns how many.
 
     * ``D_KNOCK`` / ``D_DISCARD`` (11 cards, drawn): knocks with each legal discard
-      (``D_KNOCK`` only), and playing on with up to ``max_continue`` sensible discards;
+      (``D_KNOCK`` only), and playing on with up to ``max_continue`` discards:
+      ``first`` (NO_CARD: none), then the sensible ones;
       at the fiftieth card (``V_LAST_CHANCE``) the knocks and declining, which voids the hand.
     * ``D_DRAW`` (10 cards): take the pile top, then knock or play on as above;
       or draw from the stock and let the continuation strategy go on.
@@ -183,7 +191,8 @@ def candidates_nb(view, kind, max_continue, out):
     if kind == D_KNOCK or kind == D_DISCARD:
         last_chance = view[V_LAST_CHANCE] != 0
         n, action = after_draw_candidates_nb(
-            view, hand, view[V_FORBIDDEN], PRE_NONE, kind == D_KNOCK, not last_chance, max_continue, out, n, action
+            view, hand, view[V_FORBIDDEN], PRE_NONE, kind == D_KNOCK, not last_chance, max_continue, first, out, n,
+            action
         )
         if last_chance:  # the last discard may be taken only to knock: declining voids the hand
             n = add_column_nb(out, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
@@ -194,7 +203,7 @@ def candidates_nb(view, kind, max_continue, out):
         forbidden = top if view[V_RULES + R_DISCARD_TAKEN_CARD] == 0 else NO_CARD
         pre = PRE_TAKE if kind == D_TAKE_UPCARD else PRE_PILE
         n, action = after_draw_candidates_nb(
-            view, hand | (BIT << top), forbidden, pre, True, True, max_continue, out, n, action
+            view, hand | (BIT << top), forbidden, pre, True, True, max_continue, NO_CARD, out, n, action
         )
     n = add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, action)
     return n

@@ -13,22 +13,17 @@ from .advise_columns_nb import (
     C_PRE,
     MAX_COLUMNS,
     N_CAND_FIELDS,
-    PRE_DECLINE,
     PRE_NONE,
     PRE_PILE,
     PRE_TAKE,
     ROLLOUT,
-    add_column_nb,
-    after_draw_candidates_nb,
     arrangement_columns_nb,
     candidates_nb,
-    sensible_discards_nb,
 )
 from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_log_nb import log_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
-from .cards_nb import BIT
 from .engine_nb import STATUS_SIZE
 from .layout import (
     D_ARRANGE,
@@ -41,7 +36,6 @@ from .layout import (
     V_DRAWS,
     V_FORBIDDEN,
     V_HAND,
-    V_LAST_CHANCE,
     V_PLAYERS,
     V_RNG,
     V_SEAT,
@@ -89,29 +83,6 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
     if code == CONTINUE_EXPERT:
         return expert_fn
     return greedy_fn if code == CONTINUE_GREEDY else simple_fn
-
-
-@njit(cache=True)
-def knock_or_discard_columns_nb(view, kind, own_discard, others, cand):
-    """The candidates after a draw: knocking with each legal discard (``D_KNOCK``), playing on with the
-    continuation's own discard and up to ``others`` other sensible discards; at the fiftieth card, where playing on
-    is declining the last discard (the hand void), the knocks and declining. Returns how many.
-
-    The continuation's discard is always among them: the sensible discards rank by deadwood alone, and a search
-    restricted to them would give up what the continuation knows (safety, what the opponent collects)."""
-    hand, forbidden = view[V_HAND], view[V_FORBIDDEN]
-    n, action = after_draw_candidates_nb(view, hand, forbidden, PRE_NONE, kind == D_KNOCK, False, 0, cand, 0, 0)
-    if view[V_LAST_CHANCE] != 0:
-        return add_column_nb(cand, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
-    n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, own_discard, action)
-    allowed = hand & ~(BIT << own_discard)
-    if forbidden >= 0:
-        allowed &= ~(BIT << forbidden)
-    picks = np.empty(11, dtype=np.int64)
-    for i in range(sensible_discards_nb(hand, allowed, max(others, 0), picks)):
-        action += 1
-        n = add_column_nb(cand, n, ROLLOUT, PRE_NONE, picks[i], action)
-    return n
 
 
 @njit(cache=True)
@@ -166,10 +137,12 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
     if kind == D_ARRANGE:
         n = arrangement_columns_nb(view, cand)
-    elif kind == D_KNOCK or kind == D_DISCARD:
-        n = knock_or_discard_columns_nb(view, kind, cont_fn(D_DISCARD, view, own), max_continue - 1, cand)
     else:
-        n = candidates_nb(view, kind, max(max_continue, 1), cand)
+        # After a draw, the continuation's own discard is always the first way to play on: the sensible discards
+        # rank by deadwood alone, and a search restricted to them would give up what it knows (safety, what the
+        # opponent collects).
+        first = cont_fn(D_DISCARD, view, own) if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
+        n = candidates_nb(view, kind, max(max_continue, 1), first, cand)
     if n == 0:
         return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh

@@ -260,7 +260,7 @@ def run(request: Request, extra_paths=()) -> Advice:
 
     kind = position.kind
     columns = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
-    n_cols = int(C.candidates_nb(view, kind, discards, columns))
+    n_cols = int(C.candidates_nb(view, kind, discards, L.NO_CARD, columns))
     columns = np.ascontiguousarray(columns[:n_cols])
     action_of = columns[:, C.C_ACTION]
     n_actions = int(action_of.max()) + 1
