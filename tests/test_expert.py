@@ -356,9 +356,18 @@ def test_the_discard_remembered_after_a_take_is_the_one_a_search_finds():
         view[L.V_PILE_SIZE] -= 1
         view[L.V_PILE_MASK] &= ~(1 << top)
         view[L.V_FORBIDDEN] = top
+        view[L.V_DRAWS] += 1
         remembered = MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS)
+        assert remembered == view[MODULE.MEMORY + MODULE.MEMORY_DISCARD] % MODULE.TAKE_TURN  # the memory answered
+        later = view.copy()
         view[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = 0
+        view[L.V_DRAWS] -= 1  # the model as the take saw it (its look-ahead fades with the draws)
         assert MODULE.decide_nb(L.D_DISCARD, view, DEFAULTS) == remembered != top
+        # The same hand at a later turn (a search declined this take, took the card back later): the card
+        # remembered may be the one just taken now; the memory answers only the turn it was written for.
+        later[L.V_DRAWS] += 2
+        later[L.V_FORBIDDEN] = remembered
+        assert MODULE.decide_nb(L.D_DISCARD, later, DEFAULTS) != remembered
         checked += 1
     assert checked > 20
 

@@ -1,5 +1,6 @@
-"""The candidates after a draw with a first discard (mc's: its continuation's own, always weighed) and mc's choice
-among them: another way to play on taken only when it beats the first by the margin."""
+"""The candidates after a draw with a first discard (mc's: its continuation's own, always weighed), the two of a
+draw, and mc's choice among them: another way to play on, or the other draw, taken only when it beats the
+continuation's own by the margin."""
 
 import numpy as np
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import layout as L
 from oklasim._kernels.advise_rollouts_nb import N_OUT, O_POINTS
-from oklasim._kernels.mc_nb import best_column_nb
+from oklasim._kernels.mc_nb import best_column_nb, first_rollout_nb
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
 
@@ -35,6 +36,7 @@ def test_the_continuations_discard_is_the_first_way_to_play_on(others):
         hand = int(view[L.V_HAND])
         legal = [card for card in range(52) if hand >> card & 1 and card != view[L.V_FORBIDDEN]]
         assert play_on[0] == own
+        assert first_rollout_nb(cand, n) == len(knocks)
         assert len(set(play_on)) == len(play_on) == min(others + 1, len(legal))
         assert set(play_on) <= set(legal)
         assert (len(knocks) > 0) == (kind == L.D_KNOCK and int(view[L.V_KNOCK_DISCARDS]) != 0)
@@ -80,17 +82,44 @@ def test_a_noisy_better_way_to_play_on_needs_the_margin():
     cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
     weights = np.ones(200)
     assert noisy.mean() > own.mean() > -1
-    assert best_column_nb(out, weights, cand, 3, 0.0) == 2  # no margin: the most points on average
-    assert best_column_nb(out, weights, cand, 3, 2.0) == 1
+    assert best_column_nb(out, weights, cand, 3, 1, 0.0) == 2  # no margin: the most points on average
+    assert best_column_nb(out, weights, cand, 3, 1, 2.0) == 1
     steady = own + 1  # a point better in every world
-    assert best_column_nb(outcomes(np.full(200, -1), own, steady), weights, cand, 3, 2.0) == 2
+    assert best_column_nb(outcomes(np.full(200, -1), own, steady), weights, cand, 3, 1, 2.0) == 2
 
 
 def test_the_margin_leaves_the_knocks_and_weighs_by_the_worlds():
     cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
     out = outcomes([0, 20, 0, 20], [9, 9, 9, 9], [0, 30, 0, 18])
-    assert best_column_nb(out, np.ones(4), cand, 3, 0.0) == 2
-    assert best_column_nb(out, np.ones(4), cand, 3, 10.0) == 0  # a noisy knock still beats the own way on average
+    assert best_column_nb(out, np.ones(4), cand, 3, 1, 0.0) == 2
+    assert best_column_nb(out, np.ones(4), cand, 3, 1, 10.0) == 0  # a noisy knock still beats the own way on average
     ruled_out = np.array([1.0, 1.0, 1.0, 0.0])  # the fourth world: its weight 0, its points not counted
-    assert best_column_nb(out, ruled_out, cand, 3, 0.0) == 2
-    assert best_column_nb(out, ruled_out, cand, 3, 2.0) == 1
+    assert best_column_nb(out, ruled_out, cand, 3, 1, 0.0) == 2
+    assert best_column_nb(out, ruled_out, cand, 3, 1, 2.0) == 1
+
+
+def test_a_draw_is_taking_the_top_or_not_the_continuation_after_either():
+    seen = set()
+    for view, kind, _ in seat_zero_decisions(Rules.preset("eaai"), 8, games=3):
+        if kind not in (L.D_DRAW, L.D_TAKE_UPCARD):
+            continue
+        cand = np.zeros((C.MAX_COLUMNS, C.N_CAND_FIELDS), dtype=np.int64)
+        n = C.draw_columns_nb(view, kind, cand)
+        pres = [int(c[C.C_PRE]) for c in cand[:n]]
+        takeable = int(view[L.V_PILE_SIZE]) > 0 and not (
+            kind == L.D_DRAW and view[L.V_DRAWS] == 0 and view[L.V_PASSED] and view[L.V_PASSED + 1])
+        take, other = (C.PRE_TAKE, C.PRE_PASS) if kind == L.D_TAKE_UPCARD else (C.PRE_PILE, C.PRE_STOCK)
+        assert pres == ([take] if takeable else []) + [other]
+        assert all(c[C.C_KIND] == C.ROLLOUT and c[C.C_DISCARD] == -1 for c in cand[:n])
+        assert [int(c[C.C_ACTION]) for c in cand[:n]] == list(range(n))
+        seen.add((kind, takeable))
+    assert {(L.D_TAKE_UPCARD, True), (L.D_DRAW, True)} <= seen
+
+
+def test_the_margin_guards_the_continuations_draw_wherever_it_stands():
+    cand = columns(C.ROLLOUT, C.ROLLOUT)  # take, then draw from the stock
+    out = outcomes([0, 30, 0, 18], [9, 9, 9, 9])
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, 0.0) == 0  # more points on average
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, 2.0) == 1  # not by the margin: the continuation's stock draw
+    assert best_column_nb(out[:, ::-1], np.ones(4), cand, 2, 0, 2.0) == 0  # the same with its take first
+    assert best_column_nb(out, np.ones(4), cand, 2, -1, 2.0) == 0  # no reference: the plain maximum

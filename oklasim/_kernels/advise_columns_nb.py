@@ -174,6 +174,21 @@ def after_draw_candidates_nb(view, hand, forbidden, pre, knock_ok, continue_ok, 
     return n, action
 
 
+@njit(cache=True)
+def takeable_top_nb(view, kind):
+    """The card on the pile the seat may take at draw decision ``kind``; NO_CARD when none (an empty pile, or the
+    first draw after every seat passed the upcard, which must come from the stock)."""
+    forced_stock = kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0
+    if view[V_PILE_SIZE] == 0 or forced_stock:
+        return NO_CARD
+    return view[V_PILE + view[V_PILE_SIZE] - 1]
+
+
+@njit(cache=True, inline="always")
+def take_pre_nb(kind):
+    return PRE_TAKE if kind == D_TAKE_UPCARD else PRE_PILE
+
+
 @lazy_njit(int64(int64[::1], int64, int64, int64, int64[:, ::1]))
 def candidates_nb(view, kind, max_continue, first, out):
     """Write the candidate columns of decision ``kind`` for the seat of ``view``; returns how many.
@@ -197,16 +212,24 @@ def candidates_nb(view, kind, max_continue, first, out):
         if last_chance:  # the last discard may be taken only to knock: declining voids the hand
             n = add_column_nb(out, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
         return n
-    forced_stock = kind == D_DRAW and view[V_DRAWS] == 0 and view[V_PASSED] != 0 and view[V_PASSED + 1] != 0
-    if view[V_PILE_SIZE] > 0 and not forced_stock:
-        top = view[V_PILE + view[V_PILE_SIZE] - 1]
+    top = takeable_top_nb(view, kind)
+    if top != NO_CARD:
         forbidden = top if view[V_RULES + R_DISCARD_TAKEN_CARD] == 0 else NO_CARD
-        pre = PRE_TAKE if kind == D_TAKE_UPCARD else PRE_PILE
         n, action = after_draw_candidates_nb(
-            view, hand | (BIT << top), forbidden, pre, True, True, max_continue, NO_CARD, out, n, action
+            view, hand | (BIT << top), forbidden, take_pre_nb(kind), True, True, max_continue, NO_CARD, out, n, action
         )
-    n = add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, action)
-    return n
+    return add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, action)
+
+
+@njit(cache=True)
+def draw_columns_nb(view, kind, out):
+    """The two columns of draw decision ``kind`` (``D_DRAW``, ``D_TAKE_UPCARD``) where the continuation strategy
+    plays every decision after the draw: take the pile's top (when it may be taken), then draw from the stock (or
+    pass). Returns how many."""
+    n = 0
+    if takeable_top_nb(view, kind) != NO_CARD:
+        n = add_column_nb(out, n, ROLLOUT, take_pre_nb(kind), -1, 0)
+    return add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, n)
 
 
 @njit(cache=True)

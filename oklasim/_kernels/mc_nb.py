@@ -19,6 +19,7 @@ from .advise_columns_nb import (
     ROLLOUT,
     arrangement_columns_nb,
     candidates_nb,
+    draw_columns_nb,
 )
 from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_log_nb import log_evidence_nb
@@ -92,8 +93,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
 
     ``params``: samples per decision, sensible discards tried when playing
     on (0: only the continuation's own discard, and discards are left to
-    it), whether draws are searched too (else the continuation strategy
-    draws), the continuation strategy and the opponent model (0 = simple,
+    it), whether draws are searched too (taking the pile's top or not, the
+    continuation playing every decision after either; else the continuation
+    strategy draws), the continuation strategy and the opponent model (0 = simple,
     1 = greedy, 2 = expert with ``expert_params``, as the opponent with
     ``opponent_params``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
@@ -108,7 +110,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     ``advise_history_nb.roulette_nb``). With more than two players it plays
     like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
     chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``). ``margin``: the
-    standard errors by which another discard must beat the continuation's own (``best_column_nb``).
+    standard errors by which another discard or draw must beat the continuation's own (``best_column_nb``).
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_params.shape[0])
@@ -135,14 +137,21 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     if kind == D_DISCARD and max_continue == 0:
         return cont_fn(kind, view, own)
     cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
+    reference = -1  # the column of the continuation's own choice, which the others must beat by the margin
     if kind == D_ARRANGE:
         n = arrangement_columns_nb(view, cand)
+    elif kind == D_DRAW or kind == D_TAKE_UPCARD:
+        # Take or not, the continuation playing on after either: its own choice is the reference, as its discard
+        # is after a draw.
+        n = draw_columns_nb(view, kind, cand)
+        takes = cont_fn(kind, view, own)
+        reference = 0 if n == 2 and takes == 1 else n - 1
     else:
         # After a draw, the continuation's own discard is always the first way to play on: the sensible discards
         # rank by deadwood alone, and a search restricted to them would give up what it knows (safety, what the
         # opponent collects).
-        first = cont_fn(D_DISCARD, view, own) if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
-        n = candidates_nb(view, kind, max(max_continue, 1), first, cand)
+        n = candidates_nb(view, kind, max(max_continue, 1), cont_fn(D_DISCARD, view, own), cand)
+        reference = first_rollout_nb(cand, n)
     if n == 0:
         return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
@@ -185,20 +194,24 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, margin)], memory)
+    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margin)], memory)
 
 
 @njit(cache=True)
-def best_column_nb(out, weights, cand, n, margin):
-    """The candidate with the most points on the weighted average of the worlds, where another way to play on
-    replaces the continuation's own (the first playing-on column) only if it beats it by more than ``margin``
-    standard errors of their paired difference: the ways to play on differ by less than their rollouts' noise, and
-    the best of several noisy estimates is biased up, against the knocks and against the continuation's choice."""
-    own = -1
+def first_rollout_nb(cand, n):
+    """The first playing-on column after a draw (the continuation's own discard); -1 when there is none."""
     for c in range(n):
         if cand[c, C_KIND] == ROLLOUT and cand[c, C_PRE] == PRE_NONE:
-            own = c
-            break
+            return c
+    return -1
+
+
+@njit(cache=True)
+def best_column_nb(out, weights, cand, n, own, margin):
+    """The candidate with the most points on the weighted average of the worlds, where another way to play on
+    replaces the continuation's own (column ``own``; -1: none) only if it beats it by more than ``margin``
+    standard errors of their paired difference: the ways to play on differ by less than their rollouts' noise, and
+    the best of several noisy estimates is biased up, against the knocks and against the continuation's choice."""
     total_weight = 0.0  # a world the opponent's play rules out weighs 0 (its row is not written)
     for s in range(weights.shape[0]):
         if weights[s] > 0:
@@ -210,7 +223,7 @@ def best_column_nb(out, weights, cand, n, margin):
             if weights[s] > 0:
                 mean += weights[s] * out[s, c, O_POINTS]
         mean /= total_weight
-        if own >= 0 and c > own and cand[c, C_KIND] == ROLLOUT and not beats_nb(out, weights, total_weight, c, own,
+        if own >= 0 and c != own and cand[c, C_KIND] == ROLLOUT and not beats_nb(out, weights, total_weight, c, own,
                                                                                   margin):
             continue
         if mean > best_mean:

@@ -81,6 +81,7 @@ from oklasim.strategy_api import (
     RANK_MASK,
     V_ASKED,
     V_BIG_GIN,
+    V_DRAWS,
     V_HAND,
     V_KNOCK_DISCARDS,
     V_KNOCK_LIMIT,
@@ -180,12 +181,17 @@ FAMILY = Family(
     "holder_gin_after_draws", "holder_late_threshold", "holder_max_undercut_risk", "holder_danger_weight")
 
 # Its memory slots (``view[MEMORY + slot]``): the hand a discard kept, the outs of it remembered and what each out
-# gains (``remember_outs_nb``); the hand after a take and the discard chosen for it.
+# gains (``remember_outs_nb``); the hand after a take and the discard chosen for it, with the draw it follows
+# (``TAKE_TURN``).
 MEMORY = FAMILY.memory_start
 MEMORY_KEPT, MEMORY_OUTS, MEMORY_GAINS_LOW, MEMORY_GAINS_HIGH, MEMORY_HAND, MEMORY_DISCARD = range(6)
 GAIN_BITS = 6  # a gain of 64 deadwood points or more is not remembered: the next take works it out again
 GAINS_PER_WORD = 64 // GAIN_BITS
 MOST_REMEMBERED = 2 * GAINS_PER_WORD
+# The discard chosen with a take is kept as card + TAKE_TURN * the hand's draws after the take: it answers that
+# turn's discard only. A search that overrides a take (``search(draws=1)``) could otherwise meet the same hand again
+# later, the card remembered then just taken and not to be discarded.
+TAKE_TURN = 64
 MOST_PARTNERS = N_CARDS  # the slot after the cards in the out table's partner values: the most of them
 RECORDED = N_CARDS  # the slot after the cards in a row of gains (``hand_value_nb``): the outs recorded in it
 TIERS = 5  # seen elsewhere, unseen in no tier, hot, cold, known (``partner_tier_nb``)
@@ -704,8 +710,8 @@ def remembered_outs_nb(view):
 def discard_nb(view, params, asked=None):
     """The discard; given the card ``asked``, that card when it is the discard, else maybe NO_CARD sooner
     (``best_kept_hand_nb``), and nothing remembered."""
-    if view[MEMORY + MEMORY_HAND] == view[V_HAND]:
-        return view[MEMORY + MEMORY_DISCARD]
+    if view[MEMORY + MEMORY_HAND] == view[V_HAND] and view[MEMORY + MEMORY_DISCARD] // TAKE_TURN == view[V_DRAWS]:
+        return view[MEMORY + MEMORY_DISCARD] % TAKE_TURN
     hand = view[V_HAND]
     table, candidates, gains = scratch_nb()
     found = within_slack_nb(hand, allowed_discards_nb(view), params[SLACK], candidates[0])
@@ -785,7 +791,7 @@ def take_nb(view, params):
         return 0
     # The discard that follows sees the same model: remember the answer rather than search again.
     view[MEMORY + MEMORY_HAND] = taken
-    view[MEMORY + MEMORY_DISCARD] = card
+    view[MEMORY + MEMORY_DISCARD] = card + TAKE_TURN * (view[V_DRAWS] + 1)
     remember_outs_nb(view, taken ^ BIT << card, gains[0])
     return 1
 

@@ -47,7 +47,8 @@ FAMILY = Family(
         Param("samples", 16, 1, 4096, "worlds sampled per decision"),
         Param("discards", 0, 0, 11, "discards weighed when playing on: the continuation's own and the most sensible "
                                     "others; 0 or 1 = the continuation's own"),
-        Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw like the continuation"),
+        Param("draws", 0, 0, 1, "1 = search the draw decisions too (take the pile's top or not, the continuation "
+                                 "playing on after either; slower); 0 = draw like the continuation"),
         Param.choice("continuation", "simple", CONTINUATIONS, "strategy playing the rollouts on"),
         Param.choice("opponent", "simple", CONTINUATIONS, "model of the opponent in the rollouts"),
         Param.choice("prior", "played", ("uniform", "played", "latest_turn", "history"),

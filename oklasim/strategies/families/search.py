@@ -11,7 +11,9 @@ the hand on with ``expert`` in both seats, and takes the candidate with the
 most points on the weighted average. ``discards`` extends the search to
 that many discards at each discard (expert's own and the most sensible
 others; another replaces expert's only when it beats it by ``margin``
-standard errors), ``draws=1`` to the draws;
+standard errors), ``draws=1`` to the draws (taking the pile's top or not,
+``expert`` playing on after either; the other choice replaces expert's
+only when it beats it by ``margin`` standard errors);
 elsewhere it plays as ``expert``. Worlds come from its own random stream,
 so any game replays from its seed. Two players only: with more it plays as
 ``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
@@ -75,7 +77,8 @@ FAMILY = Family(
         Param("samples", 4096, 1, 65536, "worlds drawn per searched decision (most dropped unplayed by the roulette)"),
         Param("discards", 0, 0, 11, "discards searched at each discard: expert's own and the most sensible others; "
                                     "0 or 1 = expert's own, unsearched"),
-        Param("draws", 0, 0, 1, "1 = search the draw decisions too (slower); 0 = draw as expert"),
+        Param("draws", 0, 0, 1, "1 = search the draw decisions too (take the pile's top or not, expert playing on "
+                                 "after either; slower); 0 = draw as expert"),
         Param("knocker_below", 0.5, 0, 1, "model the opponent as knocking whenever legal when its chance of holding "
                                           "hands it could knock with is below this (0: never)", integer=False),
         Param("holding_prior", 0.5, 0, 1, "that chance before any showdown (from knocker_below up, the "
@@ -88,8 +91,9 @@ FAMILY = Family(
         Param("roulette", 0.1, 0, 1, "worlds below this share of the heaviest of the first ones weighed are kept by "
                                    "chance (unbiased) and most dropped unplayed; 0: every world weighed and played",
               integer=False),
-        Param("margin", 2, 0, 10, "with discards: another discard replaces expert's only if it beats it by more "
-                                  "than this many standard errors (paired, over the worlds)", integer=False),
+        Param("margin", 2, 0, 10, "with discards or draws: another discard or draw replaces expert's only if it "
+                                  "beats it by more than this many standard errors (paired, over the worlds)",
+              integer=False),
         Param("model", 1, 0, 2, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
                                 "(knocker_below), 2 expert with a knock timing fitted to the showdowns"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
