@@ -185,8 +185,9 @@ def takeable_top_nb(view, kind):
 
 
 @njit(cache=True, inline="always")
-def take_pre_nb(kind):
-    return PRE_TAKE if kind == D_TAKE_UPCARD else PRE_PILE
+def draw_pres_nb(kind):
+    """(taking the pile's top, the other way) of draw decision ``kind``: at the upcard's offer, take or pass."""
+    return (PRE_TAKE, PRE_PASS) if kind == D_TAKE_UPCARD else (PRE_PILE, PRE_STOCK)
 
 
 @lazy_njit(int64(int64[::1], int64, int64, int64, int64[:, ::1]))
@@ -213,12 +214,13 @@ def candidates_nb(view, kind, max_continue, first, out):
             n = add_column_nb(out, n, ROLLOUT, PRE_DECLINE, NO_CARD, action)
         return n
     top = takeable_top_nb(view, kind)
+    take, other = draw_pres_nb(kind)
     if top != NO_CARD:
         forbidden = top if view[V_RULES + R_DISCARD_TAKEN_CARD] == 0 else NO_CARD
         n, action = after_draw_candidates_nb(
-            view, hand | (BIT << top), forbidden, take_pre_nb(kind), True, True, max_continue, NO_CARD, out, n, action
+            view, hand | (BIT << top), forbidden, take, True, True, max_continue, NO_CARD, out, n, action
         )
-    return add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, action)
+    return add_column_nb(out, n, ROLLOUT, other, -1, action)
 
 
 @njit(cache=True)
@@ -227,9 +229,10 @@ def draw_columns_nb(view, kind, out):
     plays every decision after the draw: take the pile's top (when it may be taken), then draw from the stock (or
     pass). Returns how many."""
     n = 0
+    take, other = draw_pres_nb(kind)
     if takeable_top_nb(view, kind) != NO_CARD:
-        n = add_column_nb(out, n, ROLLOUT, take_pre_nb(kind), -1, 0)
-    return add_column_nb(out, n, ROLLOUT, PRE_PASS if kind == D_TAKE_UPCARD else PRE_STOCK, -1, n)
+        n = add_column_nb(out, n, ROLLOUT, take, -1, 0)
+    return add_column_nb(out, n, ROLLOUT, other, -1, n)
 
 
 @njit(cache=True)

@@ -144,8 +144,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         # Take or not, the continuation playing on after either: its own choice is the reference, as its discard
         # is after a draw.
         n = draw_columns_nb(view, kind, cand)
-        takes = cont_fn(kind, view, own)
-        reference = 0 if n == 2 and takes == 1 else n - 1
+        if n == 2:  # (with the top not to be taken, the one column is answered below, unweighed)
+            reference = 0 if cont_fn(kind, view, own) == 1 else 1
     else:
         # After a draw, the continuation's own discard is always the first way to play on: the sensible discards
         # rank by deadwood alone, and a search restricted to them would give up what it knows (safety, what the
