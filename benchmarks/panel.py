@@ -24,7 +24,12 @@ and its mean margin per game (its points with the bonuses less the
 member's) with a 95% interval over the deals, each deal's two games
 averaged. Members held out from tuning are starred. The last line per player
 is its worst case over the panel: the member it wins least against (and the
-one with its lowest margin, when that is another).
+one with its lowest margin, when that is another). With several players,
+each after the first is then set against the first member by member, deal
+by deal: the difference in games won (percentage points) and in margin per
+game, with 95% intervals over the deals. The deals are the same, so these
+intervals are far narrower than the rows', and they decide whether one
+player beats another against a member.
 
 Held out from tuning (``HELD_OUT``): ``hunter`` and ``wary``. Tuning code
 (``oklasim tune --against``, a tuning panel, a study's opponent list, a
@@ -37,13 +42,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from common import machine_load
 
-from oklasim.analysis.stats import Estimate, mean_ci, proportion
+from oklasim.analysis.stats import Estimate, mean_ci, paired_difference, proportion
 from oklasim.game.rules import PRESETS, Rules
 from oklasim.sim.engine import simulate
 from oklasim.strategies.registry import resolve, split_strategies
@@ -64,19 +69,32 @@ class Pairing:
     games: int
     wins: Estimate  # share of the games won
     margin: Estimate  # points per game, the player's less the member's
+    deal_wins: np.ndarray = field(repr=False, compare=False)  # games won of each deal's two, in deal order
+    deal_margins: np.ndarray = field(repr=False, compare=False)  # each deal's margin, its two games averaged
 
 
 def play_pairing(rules: Rules, player: str, member: str, deals: int, seed: int) -> Pairing:
     """Every deal twice, the player in seat 0 and then in seat 1; the same ``seed`` deals both alike."""
-    wins, margins = 0, []
+    wins, margins = np.zeros(deals, dtype=np.int64), []
     for seat in (0, 1):
         seats = [player, member] if seat == 0 else [member, player]
         games = simulate(rules, strategies=seats, games=deals, seed=seed, extra_paths=[str(PANEL_DIR)]).games
         games = games.sort("game")
-        wins += int((games["winner"] == seat).sum())
+        wins += (games["winner"] == seat).to_numpy()
         margins.append(games[f"total_{seat}"].to_numpy() - games[f"total_{1 - seat}"].to_numpy())
     per_deal = np.mean(margins, axis=0)  # game g of both seatings is the same deal
-    return Pairing(player, member, 2 * deals, proportion(wins, 2 * deals), mean_ci(per_deal))
+    return Pairing(player, member, 2 * deals, proportion(int(wins.sum()), 2 * deals), mean_ci(per_deal), wins,
+                   per_deal)
+
+
+def paired_line(pairing: Pairing, reference: Pairing, width: int) -> str:
+    """``pairing``'s player less ``reference``'s against the same member on the same deals: games won (percentage
+    points) and margin per game, each with a 95% interval over the deals (paired, far narrower than the rows')."""
+    won = paired_difference(pairing.deal_wins / 2, reference.deal_wins / 2)
+    margin = paired_difference(pairing.deal_margins, reference.deal_margins)
+    star = "*" if pairing.member in HELD_OUT else " "
+    return (f"{pairing.player:<{width}}  {pairing.member + star:<9}  {won.bracketed('+.1f', 100):<24}  "
+            f"{margin.bracketed('+.1f'):<24}")
 
 
 def row(pairing: Pairing, width: int) -> str:
@@ -145,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{'margin/game [95%]':<24}")
     print(header)
     print("-" * len(header))
-    worst = []
+    played = []
     for player in players:
         pairings = []
         for member in members:
@@ -153,10 +171,19 @@ def main(argv: list[str] | None = None) -> None:
             pairing = play_pairing(rules, player, member, args.games, args.seed)
             pairings.append(pairing)
             print(f"{row(pairing, width)}  {time.perf_counter() - started:7.1f} s", flush=True)
-        worst.append(worst_line(pairings))
+        played.append(pairings)
     print()
-    for line in worst:
-        print(line)
+    for pairings in played:
+        print(worst_line(pairings))
+    if len(players) > 1:
+        print()
+        print(f"against {players[0]} on the same deals, paired deal by deal:")
+        header = f"{'player':<{width}}  {'member':<9}  {'games won (pp) [95%]':<24}  {'margin/game [95%]':<24}"
+        print(header)
+        print("-" * len(header))
+        for pairings in played[1:]:
+            for pairing, reference in zip(pairings, played[0]):
+                print(paired_line(pairing, reference, width))
     print(f"panel: {machine_load()} at the end")
 
 

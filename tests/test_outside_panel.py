@@ -183,6 +183,22 @@ def test_the_benchmark_prints_its_table():
     assert sum(line.startswith("worst case for expert: ") for line in lines) == 1
 
 
+def test_several_players_are_set_against_the_first_deal_by_deal():
+    """The paired lines: a player against itself differs by exactly nothing; against another, the games-won
+    difference is the difference of the two rows' shares (the same deals, counted the same way)."""
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "panel.py"), "--games", "6", "--players",
+                           "expert,expert,simple", "--members", "sloppy"],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    rows = [line.split() for line in lines if line.split()[1:2] == ["sloppy"]]
+    shares = {cells[0]: float(cells[3].rstrip("%")) for cells in rows[:3]}
+    paired = rows[3:]
+    assert [cells[0] for cells in paired] == ["expert", "simple"]
+    assert paired[0][2:8] == ["+0.0", "[+0.0,", "+0.0]", "+0.0", "[+0.0,", "+0.0]"]
+    assert float(paired[1][2]) == pytest.approx(shares["simple"] - shares["expert"], abs=0.11)
+
+
 def test_a_bad_option_is_a_usage_error():
     done = subprocess.run([sys.executable, str(BENCHMARKS / "panel.py"), "--members", "simple"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
