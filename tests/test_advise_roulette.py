@@ -33,8 +33,8 @@ def sampled_hands(worlds, count: int) -> list[int]:
 def replayed_weights(worlds, hand: int, cutoff: float, draws: int, traits: int) -> np.ndarray:
     """``draws`` weights of one world by simple, each with its own coins (the cards drawn, the roulette)."""
     opponent = resolve("simple")
-    turns, snapshots, slip = worlds.evidence
-    return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+    turns, snapshots, (slip, _) = worlds.evidence
+    return np.array([H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip, slip,
                                        stream_state_nb(7, i), cutoff, traits) for i in range(draws)])
 
 
@@ -128,16 +128,38 @@ def test_knock_and_discard_once_per_turn_weigh_as_once_per_card():
     asking them for every card it may have drawn."""
     opponent = resolve("simple")
     worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
-    turns, snapshots, slip = worlds.evidence
+    turns, snapshots, (slip, _) = worlds.evidence
     assert (turns[:, H.T_KIND] == H.TURN_STOCK).sum() >= 4
     weighed = 0
     for hand in sampled_hands(worlds, 60):
-        each, once = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+        each, once = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip, slip,
                                         stream_state_nb(3, hand), 0.0, traits)
                       for traits in (0, H.TRAIT_DRAWN_BLIND))
         assert once == pytest.approx(each, rel=1e-12, abs=1e-300)
         weighed += each > slip**3
     assert weighed > 5
+
+
+def test_a_declined_knock_weighs_the_knock_slip():
+    """simple knocks whenever it can: every turn a world has it decline a knock counts the knock slip rather than the
+    slip, so changing the knock slip alone scales each world's exact weight by a whole power of the ratio (the draw
+    choices, asked apart from the knock, pick the same cards), and some worlds declined."""
+    opponent = resolve("simple")
+    worlds = worlds_for(Request(**POSITION, opponent="simple", slip=0.05, window=0))
+    turns, snapshots, (slip, knock_slip) = worlds.evidence
+    assert knock_slip == slip  # the advisor strays alike everywhere
+    declined = 0
+    for hand in sampled_hands(worlds, 3000):
+        plain, soft = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip, knock_slip,
+                                         stream_state_nb(3, hand), 0.0, H.TRAIT_DRAWN_BLIND)
+                       for knock_slip in (slip, 0.4))
+        if plain == 0.0:
+            assert soft == 0.0
+            continue
+        power = np.log(soft / plain) / np.log(0.4 / slip)
+        assert power == pytest.approx(round(power), abs=1e-9) and round(power) >= 0
+        declined += round(power) > 0
+    assert declined >= 5
 
 
 def test_a_confirmed_discard_weighs_as_the_discard_asked():
@@ -146,10 +168,10 @@ def test_a_confirmed_discard_weighs_as_the_discard_asked():
     opponent = resolve("expert")
     assert opponent.confirms_discard
     worlds = worlds_for(Request(**POSITION, opponent="expert", slip=0.05, window=0))
-    turns, snapshots, slip = worlds.evidence
+    turns, snapshots, (slip, _) = worlds.evidence
     weighed = 0
     for hand in sampled_hands(worlds, 1000):
-        asked, confirmed = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip,
+        asked, confirmed = (H.world_weight_nb(opponent.decide, opponent.vector(), turns, snapshots, hand, slip, slip,
                                               stream_state_nb(3, hand), 0.0, H.TRAIT_DRAWN_BLIND | confirms)
                             for confirms in (0, H.TRAIT_CONFIRMS_DISCARD))
         assert confirmed == asked

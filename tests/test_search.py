@@ -72,6 +72,35 @@ def test_search_models_an_opponent_seen_knocking_at_once_as_a_knocker():
     assert not (S.KNOCKER_PARAMS == S.MC.EXPERT_PARAMS).all()
 
 
+def test_with_knocker_holds_a_knocker_declines_with_the_chance_it_was_seen_holding():
+    """knocker_holds=1 (the default): the knocker model's slip at knock decisions is the opponent's chance of holding
+    hands it could knock with; the expert model, and knocker_holds=0, keep the plain slip."""
+    from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
+    from oklasim.strategies.families import search as S
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    holds, plain = (resolve(spec).vector() for spec in ("search", "search(knocker_holds=0)"))
+    assert S.knock_slip_nb(view, holds) == DEFAULT_SLIP  # no showdown: the model is expert
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: 1 of 4 with the prior
+    assert (S.opponent_params_nb(view, holds) == S.KNOCKER_PARAMS).all()
+    assert S.knock_slip_nb(view, holds) == 0.25
+    assert S.knock_slip_nb(view, plain) == DEFAULT_SLIP
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 1000  # a knocker through and through: never below the slip
+    assert S.knock_slip_nb(view, holds) == DEFAULT_SLIP
+
+
+def test_the_slip_weighs_the_worlds():
+    """slip, the chance the opponent strays from its model where its play weighs the worlds, is the advisor's
+    calibrated one by default; another plays other hands."""
+    from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
+
+    assert dict(resolve("search").values)["slip"] == DEFAULT_SLIP
+    plain, loose = (simulate(strategies=[f"search(samples=96{more})", "expert"], hands=150, seed=6).hands
+                    for more in ("", ",slip=0.2"))
+    assert not plain.equals(loose)
+
+
 def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns():
     """model=2: expert knocking whenever legal up to the fitted switch, with deadwood up to the fitted threshold after;
     the prior before a showdown."""

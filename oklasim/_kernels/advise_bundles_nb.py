@@ -43,9 +43,9 @@ class Sampling(NamedTuple):
     """How the worlds are drawn and weighed: world ``s`` from the streams of ``key``; the opponent's hand by
     ``prior``, the ``[draws, flags, last discard]`` of ``sample_world_nb``, or by ``guide`` (two players, a prior
     without repairs; its weights empty: none) from ``advise_guided_nb``; its weight (``advise_history_nb``) from
-    ``evidence``, ``(turns, snapshots, slip, traits)`` of the opponent's turns so far (none, ``no_evidence_nb``: every
-    world weighs 1), a weight below ``cutoff`` > 0 kept or dropped by Russian roulette; each world played ``repeats``
-    times."""
+    ``evidence``, ``(turns, snapshots, (slip, knock_slip), traits)`` of the opponent's turns so far (none,
+    ``no_evidence_nb``: every world weighs 1), a weight below ``cutoff`` > 0 kept or dropped by Russian roulette; each
+    world played ``repeats`` times."""
 
     key: int
     prior: np.ndarray

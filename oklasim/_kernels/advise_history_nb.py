@@ -6,7 +6,11 @@ first), each turn is undone: the discard comes back, the card it drew goes
 proportion to how well it explains the turn). At every decision of the turn
 its own ``decide`` is asked, on the view it had then (``snapshots``, built by
 replaying the public history on an engine board), and the answer is compared
-with what it did: a match counts ``1 - slip``, a mismatch ``slip``.
+with what it did: a match counts ``1 - slip``, a mismatch ``slip``. The
+slips come as a pair, ``slips = (slip, knock_slip)``: a declined knock the
+model would have made counts ``knock_slip`` (a model of a player that knocks
+whenever it can, but is seen holding such hands now and then, declines with
+that chance), every other answer ``slip``.
 
 The world's weight is the product over its turns of the average, over the
 cards it may have drawn, of that likelihood: under a uniform deal every such
@@ -137,10 +141,11 @@ def draw_likelihood_nb(fn, turn, snapshots, before, params, slip, scratch):
 
 
 @njit(cache=True)
-def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits):
+def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slips, scratch, traits):
     """Likelihood that, holding the 11 cards ``after`` once it drew ``drawn``, it did not knock and threw its discard."""
+    slip, knock_slip = slips
     forbidden = turn[T_FORBIDDEN]
-    like = declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, slip, scratch)
+    like = declines_knock_nb(fn, snapshots[SNAP_AFTER], after, drawn, forbidden, params, knock_slip, scratch)
     if like == 0.0:
         return like
     if traits & TRAIT_CONFIRMS_DISCARD:  # the snapshot asks about its discard (V_ASKED, set by the replay)
@@ -151,12 +156,12 @@ def kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch,
 
 
 @njit(cache=True)
-def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits):
+def turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slips, scratch, traits):
     """Likelihood of one drawing turn, given the 11 cards ``after`` its draw and the card ``drawn``."""
-    like = draw_likelihood_nb(fn, turn, snapshots, after & ~(BIT << drawn), params, slip, scratch)
+    like = draw_likelihood_nb(fn, turn, snapshots, after & ~(BIT << drawn), params, slips[0], scratch)
     if like == 0.0:
         return like
-    return like * kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits)
+    return like * kept_likelihood_nb(fn, turn, snapshots, after, drawn, params, slips, scratch, traits)
 
 
 @njit(cache=True, inline="always")
@@ -184,7 +189,7 @@ def weight_scratch_nb(snapshots):
 
 
 @njit(cache=True)
-def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits, work):
+def history_weight_nb(fn, params, turns, snapshots, hand, slips, state, cutoff, traits, work):
     """The world's weight given the opponent's ``hand`` now; returns (weight, state). See the module doc.
 
     ``cutoff`` 0: the exact weight; above 0, the weight is played by roulette after every turn (latest first,
@@ -195,8 +200,8 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
     for i in range(turns.shape[0] - 1, -1, -1):
         turn = turns[i]
         if turn[T_KIND] == TURN_PASS:
-            weight *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[i, SNAP_CHOICE], hand, NO_CARD, NO_CARD, params, 0, slip,
-                                scratch)
+            weight *= agrees_nb(fn, D_TAKE_UPCARD, snapshots[i, SNAP_CHOICE], hand, NO_CARD, NO_CARD, params, 0,
+                                slips[0], scratch)
             weight, state = roulette_nb(weight, cutoff, state)
             if weight == 0.0:
                 return weight, state
@@ -214,7 +219,7 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
         shared = options & (options - 1) == 0 or traits & TRAIT_DRAWN_BLIND != 0
         if shared:
             low = options & -options
-            weight *= kept_likelihood_nb(fn, turn, snapshots[i], after, count_cards_nb(low - 1), params, slip,
+            weight *= kept_likelihood_nb(fn, turn, snapshots[i], after, count_cards_nb(low - 1), params, slips,
                                          scratch, traits)
             weight, state = roulette_nb(weight, cutoff, state)
             if weight == 0.0:
@@ -232,9 +237,10 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
         total = 0.0
         for j in range(n):
             if shared:
-                like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~(BIT << cards[j]), params, slip, scratch)
+                like = draw_likelihood_nb(fn, turn, snapshots[i], after & ~(BIT << cards[j]), params, slips[0],
+                                          scratch)
             else:
-                like = turn_likelihood_nb(fn, turn, snapshots[i], after, cards[j], params, slip, scratch, traits)
+                like = turn_likelihood_nb(fn, turn, snapshots[i], after, cards[j], params, slips, scratch, traits)
             likes[j] = like
             total += like
         if total == 0.0:
@@ -254,10 +260,11 @@ def history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, t
     return weight, state
 
 
-@lazy_njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, uint64, float64, int64))
-def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits):
+@lazy_njit(float64(DECIDE_TYPE, float64[::1], int64[:, ::1], int64[:, :, ::1], int64, float64, float64, uint64, float64,
+                   int64))
+def world_weight_nb(fn, params, turns, snapshots, hand, slip, knock_slip, state, cutoff, traits):
     """``history_weight_nb``'s weight, compiled once for every strategy (for callers from Python)."""
-    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, traits,
+    weight, _ = history_weight_nb(fn, params, turns, snapshots, hand, (slip, knock_slip), state, cutoff, traits,
                                   weight_scratch_nb(snapshots))
     return weight
 
@@ -266,4 +273,4 @@ def world_weight_nb(fn, params, turns, snapshots, hand, slip, state, cutoff, tra
 def true_turn_likelihood_nb(fn, params, turn, snapshots, after, drawn, slip, traits):
     """``turn_likelihood_nb`` of one drawing turn, compiled once for every strategy (for checks from Python)."""
     scratch = np.empty(snapshots.shape[1], dtype=np.int64)
-    return turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, slip, scratch, traits)
+    return turn_likelihood_nb(fn, turn, snapshots, after, drawn, params, (slip, slip), scratch, traits)

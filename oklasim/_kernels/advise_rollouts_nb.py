@@ -316,7 +316,7 @@ def run_worlds_nb(strategies, question, sampling, batch, outputs):
     deck_key = key ^ ROLLOUT_DECKS
     history_key = key ^ HISTORY_REPLAYS
     repeat_key = key ^ REPEAT_STOCKS
-    turns, snapshots, slip, traits = sampling.evidence
+    turns, snapshots, slips, traits = sampling.evidence
     weighing = weight_scratch_nb(snapshots)
     taken0 = view[V_FORBIDDEN] if kind == D_KNOCK or kind == D_DISCARD else NO_CARD
     order = np.empty(N_CARDS, dtype=np.int64)  # the stock order of the repeat being played
@@ -341,7 +341,7 @@ def run_worlds_nb(strategies, question, sampling, batch, outputs):
         outputs.opponent_hands[s - lo] = hands[opp]
         weight = ratio
         if turns.shape[0] > 0:  # (two players; the roulette of ratio x likelihood below the cutoff)
-            like, _ = history_weight_nb(strategies.opp_fn, params[opp], turns, snapshots, hands[opp], slip,
+            like, _ = history_weight_nb(strategies.opp_fn, params[opp], turns, snapshots, hands[opp], slips,
                                         stream_state_nb(history_key, s), sampling.cutoff / ratio, traits, weighing)
             weight = ratio * like
         if weight == 0.0:
@@ -427,7 +427,8 @@ ADVISE_BATCH_SIGNATURE = int64(
     typed_as_tuple(Question, seat_view=int64[::1], kind=int64, cand=int64[:, ::1], n_cand=int64, active=int64[::1],
                    game_mode=int64),
     typed_as_tuple(Sampling, key=int64, prior=int64[::1],
-                   evidence=types.Tuple((int64[:, ::1], int64[:, :, ::1], float64, int64)), cutoff=float64,
+                   evidence=types.Tuple((int64[:, ::1], int64[:, :, ::1], types.UniTuple(float64, 2), int64)),
+                   cutoff=float64,
                    guide=types.Tuple((float64[::1], float64[:, ::1], float64)), repeats=int64),
     typed_as_tuple(Batch, lo=int64, hi=int64, claims=int64[::1], stop=int64[::1]),
     typed_as_tuple(Outputs, out=int64[:, :, ::1], weights=float64[::1], opponent_hands=int64[::1], status=int64[::1]),
@@ -446,5 +447,5 @@ def advise_batch_nb(strategies, question, sampling, batch, outputs):
 @njit(cache=True)
 def no_evidence_nb(n_snapshot_fields):
     """Evidence of no turns: every world weighs 1."""
-    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64), 0.0,
-            np.int64(0))
+    return (np.zeros((0, N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, n_snapshot_fields), dtype=np.int64),
+            (0.0, 0.0), np.int64(0))

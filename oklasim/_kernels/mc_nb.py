@@ -21,7 +21,7 @@ from .advise_columns_nb import (
     candidates_nb,
     draw_columns_nb,
 )
-from .advise_latest_nb import DEFAULT_SLIP, latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
+from .advise_latest_nb import latest_turn_nb, latest_turn_prior_nb, new_latest_evidence_nb
 from .advise_log_nb import log_evidence_nb
 from .advise_rollouts_nb import N_OUT, O_POINTS, no_evidence_nb, run_samples_nb
 from .advise_worlds_nb import played_prior_nb
@@ -88,7 +88,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory, margin):
+                 traits, memory, margin, slips):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -111,6 +111,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
     chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``). ``margin``: the
     standard errors by which another discard or draw must beat the continuation's own (``best_column_nb``).
+    ``slips``: (slip, knock_slip), the chances the opponent strays from its model where its play weighs the worlds,
+    at its knock decisions and at every other (``advise_history_nb``).
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_params.shape[0])
@@ -173,13 +175,13 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         if read:
             prior = logged_prior
             if turns.shape[0] > 0:
-                evidence = (turns, snapshots, DEFAULT_SLIP, model_traits)
+                evidence = (turns, snapshots, slips, model_traits)
     if params[P_PRIOR] == PRIOR_LATEST_TURN or (params[P_PRIOR] == PRIOR_HISTORY and not read):
         turns, snapshots = new_latest_evidence_nb()
         opponent_draws = prior[0]  # its stock draws this hand, as the played prior counts them
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
-            evidence = (turns, snapshots, DEFAULT_SLIP, model_traits)
+            evidence = (turns, snapshots, slips, model_traits)
     # The first worlds weighed exactly; with ``roulette``, the others below that share of the heaviest of them by
     # Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for the same time.
     exact = samples if params[P_ROULETTE] == 0 else min(EXACT_WORLDS, samples)

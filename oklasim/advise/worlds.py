@@ -86,7 +86,7 @@ class Worlds:
     position: Position
     view: np.ndarray  # the deciding seat's view row
     prior: np.ndarray  # [draws, flags, last discard] of ``sample_world_nb``
-    evidence: tuple  # (turns, snapshots, slip) of ``advise_history_nb``: no turns, every world weighs 1
+    evidence: tuple  # (turns, snapshots, (slip, slip)) of ``advise_history_nb``: no turns, every world weighs 1
     opponent_turns: int  # turns of the opponent the weights replay
     model: str  # "history", "played" (its latest turn weighed, if any) or "uniform"
 
@@ -113,7 +113,7 @@ def worlds_for(request: Request) -> Worlds:
         if latest is None:
             return Worlds(position, view, world_prior(position, prior, draws), no_evidence(), 0, prior)
         before, turns, snapshots = latest
-        return Worlds(position, view, before, (turns, snapshots, float(r.slip)), 1, prior)
+        return Worlds(position, view, before, (turns, snapshots, (float(r.slip),) * 2), 1, prior)
     rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
     if rules.players != 2:
         raise FieldError("the history is for two players only ({history}): with 3-4 players give the pile and what "
@@ -140,7 +140,7 @@ def worlds_for(request: Request) -> Worlds:
     view = view_of(position, replayed)
     first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
     evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
-                float(r.slip))
+                (float(r.slip),) * 2)
     prior = np.array([-1, 0, -1], dtype=np.int64)  # every turn replayed: uniform, the exact posterior
     # The turns before the window shaped the hand as its least-deadwood stock draws would; more than a few such
     # draws make it too strong (it beats random unseen cards, the real hand only its own public discards).
@@ -232,4 +232,4 @@ NO_GUIDE = (np.zeros(0, dtype=np.float64), np.zeros((0, 0), dtype=np.float64), 0
 
 
 def no_evidence() -> tuple:
-    return (np.zeros((0, H.N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, L.V_SIZE), dtype=np.int64), 0.0)
+    return (np.zeros((0, H.N_TURN_FIELDS), dtype=np.int64), np.zeros((0, 2, L.V_SIZE), dtype=np.int64), (0.0, 0.0))

@@ -21,6 +21,7 @@ from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim._kernels.advise_rollouts_nb import forced_nb
 from oklasim._kernels.linking import decide_function
 from oklasim._kernels import mc_nb as M
+from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
 from oklasim._kernels.mc_nb import mc_decide_nb
 from oklasim.errors import OklasimError
 from oklasim.strategies.registry import family_module, history_traits
@@ -82,4 +83,4 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     @decide_kernel()
     def decide_nb(kind, view, params):
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS, MEMORY, 0.0)  # the plain maximum: mc's choice as first measured
+                            TRAITS, MEMORY, 0.0, (DEFAULT_SLIP, DEFAULT_SLIP))  # the plain maximum: mc's choice as first measured

@@ -5,8 +5,8 @@ playing on: it samples ``samples`` worlds (the opponent's hand and the
 stock) as ``oklasim advise --history`` does, from the hand's public log:
 each world weighted by how likely the opponent model was to play its latest
 ``window`` turns as it did (its draws, its discards, the knocks it let
-pass), its hand before them shaped by at most ``played_draws``
-least-deadwood stock draws. It settles each knock by the showdown, plays
+pass; each answer against the model counts ``slip``), its hand before
+them shaped by at most ``played_draws`` least-deadwood stock draws. It settles each knock by the showdown, plays
 the hand on with ``expert`` in both seats, and takes the candidate with the
 most points on the weighted average. ``discards`` extends the search to
 that many discards at each discard (expert's own and the most sensible
@@ -30,7 +30,12 @@ as ``expert``. That chance has its own prior (``holding_prior`` worth
 ``holding_weight`` showdowns), not expert's: before any showdown the model
 is ``expert``, whose "did not knock" is the likelier reading when nothing
 is known, while expert's own switch starts from the timing that is safe
-against ``eaai``.
+against ``eaai``. With ``knocker_holds=1`` (the default) the knocker is not
+taken at its word: it declines a knock it could make with that same chance
+of holding (at least ``slip``), so a player seen knocking early but holding
+later in its hands (``counter`` of the outside panel) leaves the worlds
+where it could knock in play; with 0 such a decline weighs ``slip``, as
+any other answer against the model.
 
 With ``model=2`` the opponent is instead modelled by a knock timing fitted
 to the knocks and held hands the game's showdowns showed
@@ -53,6 +58,7 @@ import numpy as np
 from numba import njit
 
 from oklasim._kernels import mc_nb as M
+from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
 from oklasim.strategies.registry import family_module
 from oklasim.strategy_api import (
@@ -103,15 +109,20 @@ FAMILY = Family(
         Param("timing_weight", 1, 0, 20, "model 2: showdowns that prior is worth", integer=False),
         Param("timing_slip", 0.1, 0.01, 0.49, "model 2: chance the opponent knocks or holds against its timing",
               integer=False),
+        Param("slip", DEFAULT_SLIP, 0.0001, 0.49, "chance the opponent strays from its model at each decision that "
+                                                  "weighs the worlds", integer=False),
+        Param("knocker_holds", 1, 0, 1, "model 1: 1 = the knocker declines a knock with the chance the showdowns show "
+                                        "it holding such hands (0: only by the slip)"),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
- MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP) = FAMILY.indexes(
+ MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
-    "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip")
+    "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
+    "slip", "knocker_holds")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -144,6 +155,16 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                 return KNOCKER_PARAMS
         return MC.EXPERT_PARAMS
 
+    @njit(cache=True)
+    def knock_slip_nb(view, params):
+        """The chance the opponent model declines a knock it would make: with knocker_holds, for a knocker, the chance
+        the showdowns show it holding such hands (a player that knocks early and holds later is no plain knocker)."""
+        if params[KNOCKER_HOLDS] and params[MODEL] == MODEL_STYLE:
+            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+            if holding < params[KNOCKER_BELOW]:
+                return max(holding, params[SLIP])
+        return params[SLIP]
+
     @decide_kernel()
     def decide_nb(kind, view, params):
         as_mc = np.zeros(MC_PARAMS)
@@ -157,4 +178,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY, params[MARGIN])
+                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY, params[MARGIN],
+                              (params[SLIP], knock_slip_nb(view, params)))
