@@ -142,6 +142,15 @@ for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
     @njit(cache=True)
+    def knocker_holding_nb(view, params):
+        """Under the style switch (model 1), the opponent's chance of holding hands it could knock with when that
+        makes it a knocker (below knocker_below); else -1."""
+        if params[MODEL] != MODEL_STYLE:
+            return -1.0
+        holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+        return holding if holding < params[KNOCKER_BELOW] else -1.0
+
+    @njit(cache=True)
     def opponent_params_nb(view, params):
         """expert's parameters for the opponent in the worlds and rollouts, by the model chosen."""
         if params[MODEL] == MODEL_TIMING:
@@ -149,20 +158,17 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                                                           int(params[TIMING_THRESHOLD]), params[TIMING_WEIGHT],
                                                           params[TIMING_SLIP])
             return TIMED_PARAMS[switch, threshold]
-        if params[MODEL] == MODEL_STYLE:
-            knocker = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT]) < params[KNOCKER_BELOW]
-            if knocker:
-                return KNOCKER_PARAMS
+        if knocker_holding_nb(view, params) >= 0.0:
+            return KNOCKER_PARAMS
         return MC.EXPERT_PARAMS
 
     @njit(cache=True)
     def knock_slip_nb(view, params):
         """The chance the opponent model declines a knock it would make: with knocker_holds, for a knocker, the chance
         the showdowns show it holding such hands (a player that knocks early and holds later is no plain knocker)."""
-        if params[KNOCKER_HOLDS] and params[MODEL] == MODEL_STYLE:
-            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
-            if holding < params[KNOCKER_BELOW]:
-                return max(holding, params[SLIP])
+        holding = knocker_holding_nb(view, params)
+        if params[KNOCKER_HOLDS] and holding >= 0.0:
+            return max(holding, params[SLIP])
         return params[SLIP]
 
     @decide_kernel()
