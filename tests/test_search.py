@@ -63,12 +63,12 @@ def test_search_models_an_opponent_seen_knocking_at_once_as_a_knocker():
     view = np.zeros(L.V_SIZE, dtype=np.int64)
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     params, never = (resolve(spec).vector() for spec in ("search", "search(knocker_below=0)"))
-    assert (S.opponent_params_nb(view, params) == S.MC.EXPERT_PARAMS).all()
+    assert (S.opponent_model_nb(view, params)[0] == S.MC.EXPERT_PARAMS).all()
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 1  # one knock: 1 of 3 with the prior, below 0.5
-    assert (S.opponent_params_nb(view, params) == S.KNOCKER_PARAMS).all()
-    assert (S.opponent_params_nb(view, never) == S.MC.EXPERT_PARAMS).all()
+    assert (S.opponent_model_nb(view, params)[0] == S.KNOCKER_PARAMS).all()
+    assert (S.opponent_model_nb(view, never)[0] == S.MC.EXPERT_PARAMS).all()
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_HELD] = 2  # then two hands held: 3 of 5
-    assert (S.opponent_params_nb(view, params) == S.MC.EXPERT_PARAMS).all()
+    assert (S.opponent_model_nb(view, params)[0] == S.MC.EXPERT_PARAMS).all()
     assert not (S.KNOCKER_PARAMS == S.MC.EXPERT_PARAMS).all()
 
 
@@ -81,13 +81,13 @@ def test_with_knocker_holds_a_knocker_declines_with_the_chance_it_was_seen_holdi
     view = np.zeros(L.V_SIZE, dtype=np.int64)
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     holds, plain = (resolve(spec).vector() for spec in ("search", "search(knocker_holds=0)"))
-    assert S.knock_slip_nb(view, holds) == DEFAULT_SLIP  # no showdown: the model is expert
+    assert S.opponent_model_nb(view, holds)[1] == DEFAULT_SLIP  # no showdown: the model is expert
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: 1 of 4 with the prior
-    assert (S.opponent_params_nb(view, holds) == S.KNOCKER_PARAMS).all()
-    assert S.knock_slip_nb(view, holds) == 0.25
-    assert S.knock_slip_nb(view, plain) == DEFAULT_SLIP
+    assert (S.opponent_model_nb(view, holds)[0] == S.KNOCKER_PARAMS).all()
+    assert S.opponent_model_nb(view, holds)[1] == 0.25
+    assert S.opponent_model_nb(view, plain)[1] == DEFAULT_SLIP
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 1000  # a knocker through and through: never below the slip
-    assert S.knock_slip_nb(view, holds) == DEFAULT_SLIP
+    assert S.opponent_model_nb(view, holds)[1] == DEFAULT_SLIP
 
 
 def test_the_slip_weighs_the_worlds():
@@ -112,11 +112,11 @@ def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     params = resolve("search(model=2,timing_switch=3)").vector()
     timing = (X.EARLY_DRAWS, X.GIN_AFTER_DRAWS, X.LATE_THRESHOLD, X.HOLDER_EARLY_DRAWS, X.HOLDER_LATE_THRESHOLD)
-    assert tuple(S.opponent_params_nb(view, params)[list(timing)]) == (3, X.NEVER, 0, 3, 0)
+    assert tuple(S.opponent_model_nb(view, params)[0][list(timing)]) == (3, X.NEVER, 0, 3, 0)
     showings(view, 1, knocks=[(2, 8), (7, 2), (9, 3), (11, 4)], held=[(6, 7), (8, 9), (10, 6)])
-    fitted = S.opponent_params_nb(view, params)
+    fitted = S.opponent_model_nb(view, params)[0]
     assert (fitted[X.EARLY_DRAWS], fitted[X.LATE_THRESHOLD]) == (3, 4)
     plain = np.delete(np.arange(len(fitted)), [*timing, X.HOLDER_GIN_AFTER_DRAWS, X.MAX_UNDERCUT_RISK,
                                                X.HOLDER_MAX_UNDERCUT_RISK])
     assert (fitted[plain] == S.MC.EXPERT_PARAMS[plain]).all()  # the rest is expert's
-    assert (S.opponent_params_nb(view, resolve("search(model=0)").vector()) == S.MC.EXPERT_PARAMS).all()
+    assert (S.opponent_model_nb(view, resolve("search(model=0)").vector())[0] == S.MC.EXPERT_PARAMS).all()

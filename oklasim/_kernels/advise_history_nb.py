@@ -7,10 +7,10 @@ proportion to how well it explains the turn). At every decision of the turn
 its own ``decide`` is asked, on the view it had then (``snapshots``, built by
 replaying the public history on an engine board), and the answer is compared
 with what it did: a match counts ``1 - slip``, a mismatch ``slip``. The
-slips come as a pair, ``slips = (slip, knock_slip)``: a declined knock the
-model would have made counts ``knock_slip`` (a model of a player that knocks
-whenever it can, but is seen holding such hands now and then, declines with
-that chance), every other answer ``slip``.
+slips come as a pair, ``slips = (slip, knock_slip)``: at its knock decisions
+``knock_slip`` stands for ``slip`` (a model of a player that knocks whenever
+it can, but is seen holding such hands now and then, declines with that
+chance), at every other decision ``slip``.
 
 The world's weight is the product over its turns of the average, over the
 cards it may have drawn, of that likelihood: under a uniform deal every such

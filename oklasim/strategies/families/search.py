@@ -6,8 +6,8 @@ stock) as ``oklasim advise --history`` does, from the hand's public log:
 each world weighted by how likely the opponent model was to play its latest
 ``window`` turns as it did (its draws, its discards, the knocks it let
 pass; each answer against the model counts ``slip``), its hand before
-them shaped by at most ``played_draws`` least-deadwood stock draws. It settles each knock by the showdown, plays
-the hand on with ``expert`` in both seats, and takes the candidate with the
+them shaped by at most ``played_draws`` least-deadwood stock draws. It
+settles each knock by the showdown, plays the hand on with ``expert`` in both seats, and takes the candidate with the
 most points on the weighted average. ``discards`` extends the search to
 that many discards at each discard (expert's own and the most sensible
 others; another replaces expert's only when it beats it by ``margin``
@@ -142,34 +142,20 @@ for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
     @njit(cache=True)
-    def knocker_holding_nb(view, params):
-        """Under the style switch (model 1), the opponent's chance of holding hands it could knock with when that
-        makes it a knocker (below knocker_below); else -1."""
-        if params[MODEL] != MODEL_STYLE:
-            return -1.0
-        holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
-        return holding if holding < params[KNOCKER_BELOW] else -1.0
-
-    @njit(cache=True)
-    def opponent_params_nb(view, params):
-        """expert's parameters for the opponent in the worlds and rollouts, by the model chosen."""
+    def opponent_model_nb(view, params):
+        """The opponent model, by the model chosen: expert's parameters for the opponent in the worlds and rollouts,
+        and its slip at knock decisions (with knocker_holds, a knocker's is the chance the showdowns show it holding
+        hands it could knock with: a player that knocks early and holds later is no plain knocker)."""
         if params[MODEL] == MODEL_TIMING:
             switch, threshold = opponents_knock_timing_nb(view, int(params[TIMING_SWITCH]),
                                                           int(params[TIMING_THRESHOLD]), params[TIMING_WEIGHT],
                                                           params[TIMING_SLIP])
-            return TIMED_PARAMS[switch, threshold]
-        if knocker_holding_nb(view, params) >= 0.0:
-            return KNOCKER_PARAMS
-        return MC.EXPERT_PARAMS
-
-    @njit(cache=True)
-    def knock_slip_nb(view, params):
-        """The chance the opponent model declines a knock it would make: with knocker_holds, for a knocker, the chance
-        the showdowns show it holding such hands (a player that knocks early and holds later is no plain knocker)."""
-        holding = knocker_holding_nb(view, params)
-        if params[KNOCKER_HOLDS] and holding >= 0.0:
-            return max(holding, params[SLIP])
-        return params[SLIP]
+            return TIMED_PARAMS[switch, threshold], params[SLIP]
+        if params[MODEL] == MODEL_STYLE:
+            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+            if holding < params[KNOCKER_BELOW]:
+                return KNOCKER_PARAMS, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP]
+        return MC.EXPERT_PARAMS, params[SLIP]
 
     @decide_kernel()
     def decide_nb(kind, view, params):
@@ -183,6 +169,6 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_WINDOW] = params[WINDOW]
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
+        opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent_params_nb(view, params), MC.TRAITS, MC.MEMORY, params[MARGIN],
-                              (params[SLIP], knock_slip_nb(view, params)))
+                              opponent, MC.TRAITS, MC.MEMORY, params[MARGIN], (params[SLIP], knock_slip))
