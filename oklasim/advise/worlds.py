@@ -113,7 +113,7 @@ def worlds_for(request: Request) -> Worlds:
         if latest is None:
             return Worlds(position, view, world_prior(position, prior, draws), no_evidence(), 0, prior)
         before, turns, snapshots = latest
-        return Worlds(position, view, before, (turns, snapshots, (float(r.slip),) * 2), 1, prior)
+        return Worlds(position, view, before, evidence_of(turns, snapshots, r.slip), 1, prior)
     rules = rules_of(r.rules) if r.players is None else rules_of(r.rules).replace(players=r.players)
     if rules.players != 2:
         raise FieldError("the history is for two players only ({history}): with 3-4 players give the pile and what "
@@ -139,8 +139,8 @@ def worlds_for(request: Request) -> Worlds:
                              scores, rules, replayed.passed, replayed.dealer)
     view = view_of(position, replayed)
     first = 0 if r.window == 0 else max(len(replayed.turns) - r.window, 0)
-    evidence = (np.ascontiguousarray(replayed.turns[first:]), np.ascontiguousarray(replayed.snapshots[first:]),
-                (float(r.slip),) * 2)
+    evidence = evidence_of(np.ascontiguousarray(replayed.turns[first:]),
+                           np.ascontiguousarray(replayed.snapshots[first:]), r.slip)
     prior = np.array([-1, 0, -1], dtype=np.int64)  # every turn replayed: uniform, the exact posterior
     # The turns before the window shaped the hand as its least-deadwood stock draws would; more than a few such
     # draws make it too strong (it beats random unseen cards, the real hand only its own public discards).
@@ -229,6 +229,11 @@ class Guide:
 
 
 NO_GUIDE = (np.zeros(0, dtype=np.float64), np.zeros((0, 0), dtype=np.float64), 0.0)
+
+
+def evidence_of(turns: np.ndarray, snapshots: np.ndarray, slip: float) -> tuple:
+    """The kernel's evidence: the advisor models every opponent decision with one slip, its knocks' as the others'."""
+    return turns, snapshots, (float(slip),) * 2
 
 
 def no_evidence() -> tuple:
