@@ -1,6 +1,6 @@
 """The candidates after a draw with a first discard (mc's: its continuation's own, always weighed), the two of a
 draw, and mc's choice among them: another way to play on, or the other draw, taken only when it beats the
-continuation's own by the margin."""
+continuation's own by the margin; with a knock margin, the same for a knock against the continuation's choice."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ import pytest
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import layout as L
 from oklasim._kernels.advise_rollouts_nb import N_OUT, O_POINTS
-from oklasim._kernels.mc_nb import best_column_nb, first_rollout_nb
+from oklasim._kernels.mc_nb import best_column_nb, first_rollout_nb, own_knock_column_nb
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
 
@@ -82,20 +82,21 @@ def test_a_noisy_better_way_to_play_on_needs_the_margin():
     cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
     weights = np.ones(200)
     assert noisy.mean() > own.mean() > -1
-    assert best_column_nb(out, weights, cand, 3, 1, 0.0) == 2  # no margin: the most points on average
-    assert best_column_nb(out, weights, cand, 3, 1, 2.0) == 1
+    assert best_column_nb(out, weights, cand, 3, 1, (0.0, 0.0)) == 2  # no margin: the most points on average
+    assert best_column_nb(out, weights, cand, 3, 1, (2.0, 0.0)) == 1
     steady = own + 1  # a point better in every world
-    assert best_column_nb(outcomes(np.full(200, -1), own, steady), weights, cand, 3, 1, 2.0) == 2
+    assert best_column_nb(outcomes(np.full(200, -1), own, steady), weights, cand, 3, 1, (2.0, 0.0)) == 2
 
 
 def test_the_margin_leaves_the_knocks_and_weighs_by_the_worlds():
     cand = columns(C.SHOWDOWN, C.ROLLOUT, C.ROLLOUT)
     out = outcomes([0, 20, 0, 20], [9, 9, 9, 9], [0, 30, 0, 18])
-    assert best_column_nb(out, np.ones(4), cand, 3, 1, 0.0) == 2
-    assert best_column_nb(out, np.ones(4), cand, 3, 1, 10.0) == 0  # a noisy knock still beats the own way on average
+    assert best_column_nb(out, np.ones(4), cand, 3, 1, (0.0, 0.0)) == 2
+    # without a knock margin, a noisy knock still beats the own way on average
+    assert best_column_nb(out, np.ones(4), cand, 3, 1, (10.0, 0.0)) == 0
     ruled_out = np.array([1.0, 1.0, 1.0, 0.0])  # the fourth world: its weight 0, its points not counted
-    assert best_column_nb(out, ruled_out, cand, 3, 1, 0.0) == 2
-    assert best_column_nb(out, ruled_out, cand, 3, 1, 2.0) == 1
+    assert best_column_nb(out, ruled_out, cand, 3, 1, (0.0, 0.0)) == 2
+    assert best_column_nb(out, ruled_out, cand, 3, 1, (2.0, 0.0)) == 1
 
 
 def test_a_draw_is_taking_the_top_or_not_the_continuation_after_either():
@@ -119,7 +120,44 @@ def test_a_draw_is_taking_the_top_or_not_the_continuation_after_either():
 def test_the_margin_guards_the_continuations_draw_wherever_it_stands():
     cand = columns(C.ROLLOUT, C.ROLLOUT)  # take, then draw from the stock
     out = outcomes([0, 30, 0, 18], [9, 9, 9, 9])
-    assert best_column_nb(out, np.ones(4), cand, 2, 1, 0.0) == 0  # more points on average
-    assert best_column_nb(out, np.ones(4), cand, 2, 1, 2.0) == 1  # not by the margin: the continuation's stock draw
-    assert best_column_nb(out[:, ::-1], np.ones(4), cand, 2, 0, 2.0) == 0  # the same with its take first
-    assert best_column_nb(out, np.ones(4), cand, 2, -1, 2.0) == 0  # no reference: the plain maximum
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, (0.0, 0.0)) == 0  # more points on average
+    # not by the margin: the continuation's stock draw
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, (2.0, 0.0)) == 1
+    assert best_column_nb(out[:, ::-1], np.ones(4), cand, 2, 0, (2.0, 0.0)) == 0  # the same with its take first
+    assert best_column_nb(out, np.ones(4), cand, 2, -1, (2.0, 0.0)) == 0  # no reference: the plain maximum
+
+
+def test_the_knock_margin_guards_the_continuations_choice_at_a_knock_either_way():
+    cand = columns(C.SHOWDOWN, C.ROLLOUT)
+    out = outcomes([0, 20, 0, 20], [9, 9, 9, 9])  # the knock a point better on average, its noise wide
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, (2.0, 0.0)) == 0
+    assert best_column_nb(out, np.ones(4), cand, 2, 1, (2.0, 2.0)) == 1  # not by the knock margin: playing on
+    assert best_column_nb(out[:, ::-1], np.ones(4), cand[::-1], 2, 1, (2.0, 2.0)) == 1  # the continuation knocks
+    steady = outcomes([10, 10, 10, 10], [9, 9, 9, 9])  # a point better in every world
+    assert best_column_nb(steady, np.ones(4), cand, 2, 1, (2.0, 2.0)) == 0
+    assert best_column_nb(steady[:, ::-1], np.ones(4), cand[::-1], 2, 0, (2.0, 2.0)) == 1
+
+
+def test_the_continuations_knock_answer_names_its_column():
+    cand = columns(C.SHOWDOWN, C.SHOWDOWN, C.ROLLOUT)
+    cand[:, C.C_DISCARD] = [5, 9, -1]
+    assert own_knock_column_nb(cand, 3, 9) == 1
+    assert own_knock_column_nb(cand, 3, L.NO_CARD) == 2
+    assert own_knock_column_nb(cand, 3, 7) == -1
+    assert own_knock_column_nb(cand, 2, L.NO_CARD) == -1
+
+
+def test_search_with_a_knock_margin_strays_from_expert_only_where_it_does_without():
+    expert, plain, guarded = resolve("expert"), resolve("search(samples=256)"), resolve(
+        "search(samples=256,knock_margin=2)")
+    strays = {"plain": 0, "guarded": 0}
+    for view, kind in after_draw_views(limit=10**6):
+        if kind != L.D_KNOCK:
+            continue
+        own = int(expert.decide(kind, view.copy(), expert.vector()))
+        plain_strays = int(plain.decide(kind, view.copy(), plain.vector())) != own
+        guarded_strays = int(guarded.decide(kind, view.copy(), guarded.vector())) != own
+        assert plain_strays or not guarded_strays  # the same worlds: a clear gain is a gain
+        strays["plain"] += plain_strays
+        strays["guarded"] += guarded_strays
+    assert strays["plain"] > strays["guarded"]

@@ -88,7 +88,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory, margin, slips):
+                 traits, memory, margins, slips):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -109,8 +109,10 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     first EXACT_WORLDS below that share of their heaviest are kept by chance,
     ``advise_history_nb.roulette_nb``). With more than two players it plays
     like its continuation strategy. ``memory``: the view slot of the first of mc's two memory slots (the discard
-    chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``). ``margin``: the
-    standard errors by which another discard or draw must beat the continuation's own (``best_column_nb``).
+    chosen with a decision to play on, for the D_DISCARD that follows; ``Family.memory_start``). ``margins``:
+    (margin, knock_margin), the standard errors by which another discard or draw must beat the continuation's own,
+    and (above 0) by which a knock must beat the continuation's playing on, or playing on its knock, at a knock
+    decision (``best_column_nb``).
     ``slips``: (slip, knock_slip), the chances the opponent strays from its model where its play weighs the worlds,
     at its knock decisions and at every other (``advise_history_nb``).
     """
@@ -154,6 +156,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         # opponent collects).
         n = candidates_nb(view, kind, max(max_continue, 1), cont_fn(D_DISCARD, view, own), cand)
         reference = first_rollout_nb(cand, n)
+        if kind == D_KNOCK and margins[1] > 0:
+            reference = own_knock_column_nb(cand, n, cont_fn(D_KNOCK, view, own))
     if n == 0:
         return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
@@ -196,7 +200,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
-    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margin)], memory)
+    return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margins)], memory)
 
 
 @njit(cache=True)
@@ -209,11 +213,27 @@ def first_rollout_nb(cand, n):
 
 
 @njit(cache=True)
-def best_column_nb(out, weights, cand, n, own, margin):
+def own_knock_column_nb(cand, n, answer):
+    """The column of the continuation's answer at a knock decision: its knock with that discard or, to NO_CARD, its
+    first way to play on (declining, at the fiftieth card); -1 when there is none."""
+    for c in range(n):
+        if answer == NO_CARD and cand[c, C_KIND] == ROLLOUT:
+            return c
+        if answer != NO_CARD and cand[c, C_KIND] != ROLLOUT and cand[c, C_DISCARD] == answer:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def best_column_nb(out, weights, cand, n, own, margins):
     """The candidate with the most points on the weighted average of the worlds, where another way to play on
     replaces the continuation's own (column ``own``; -1: none) only if it beats it by more than ``margin``
     standard errors of their paired difference: the ways to play on differ by less than their rollouts' noise, and
-    the best of several noisy estimates is biased up, against the knocks and against the continuation's choice."""
+    the best of several noisy estimates is biased up, against the knocks and against the continuation's choice.
+    ``margins`` = (margin, knock_margin): with knock_margin above 0, a knock replaces the continuation's playing
+    on, and anything its knock, only by that many standard errors (the worlds and the rollouts model the opponent,
+    and a choice against the continuation's pays only if the model is right: ask for a clear gain)."""
+    margin, knock_margin = margins
     total_weight = 0.0  # a world the opponent's play rules out weighs 0 (its row is not written)
     for s in range(weights.shape[0]):
         if weights[s] > 0:
@@ -225,9 +245,12 @@ def best_column_nb(out, weights, cand, n, own, margin):
             if weights[s] > 0:
                 mean += weights[s] * out[s, c, O_POINTS]
         mean /= total_weight
-        if own >= 0 and c != own and cand[c, C_KIND] == ROLLOUT and not beats_nb(out, weights, total_weight, c, own,
-                                                                                  margin):
-            continue
+        if own >= 0 and c != own:
+            both_play_on = cand[c, C_KIND] == ROLLOUT and cand[own, C_KIND] == ROLLOUT
+            if both_play_on and not beats_nb(out, weights, total_weight, c, own, margin):
+                continue
+            if not both_play_on and knock_margin > 0 and not beats_nb(out, weights, total_weight, c, own, knock_margin):
+                continue
         if mean > best_mean:
             best, best_mean = c, mean
     return best

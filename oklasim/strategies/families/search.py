@@ -14,7 +14,10 @@ others; another replaces expert's only when it beats it by ``margin``
 standard errors), ``draws=1`` to the draws (taking the pile's top or not,
 ``expert`` playing on after either; the other choice replaces expert's
 only when it beats it by ``margin`` standard errors);
-elsewhere it plays as ``expert``. Worlds come from its own random stream,
+elsewhere it plays as ``expert``. With ``knock_margin`` above 0 a knock
+decision is guarded the same way: a knock replaces ``expert``'s playing on,
+and anything ``expert``'s knock, only when it beats it by that many
+standard errors. Worlds come from its own random stream,
 so any game replays from its seed. Two players only: with more it plays as
 ``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
 opponent model and the continuation are expert. Where the log cannot be
@@ -113,16 +116,20 @@ FAMILY = Family(
                                                   "weighs the worlds", integer=False),
         Param("knocker_holds", 1, 0, 1, "model 1: 1 = the knocker declines a knock with the chance the showdowns show "
                                         "it holding such hands (0: only by the slip)"),
+        Param("knock_margin", 0, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
+                                        "it beats it by more than this many standard errors (0: the plain maximum)",
+              integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
 )
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
- MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS) = FAMILY.indexes(
+ MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
+ KNOCK_MARGIN) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds")
+    "slip", "knocker_holds", "knock_margin")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -171,4 +178,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_ROULETTE] = params[ROULETTE]
         opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent, MC.TRAITS, MC.MEMORY, params[MARGIN], (params[SLIP], knock_slip))
+                              opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
+                              (params[SLIP], knock_slip))

@@ -1,0 +1,60 @@
+"""The knock-disagreement experiment (experiments/knock_disagreements/disagreements.py): its counterfactual of an
+answer is what the game itself does after it, leaves the real board untouched, and finds no disagreement where the
+player is expert."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from oklasim._kernels import layout as L
+from oklasim.game.rules import Rules
+from oklasim.sim.board import GameBoard
+
+SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "knock_disagreements" / "disagreements.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("knock_disagreements", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_counterfactual_of_the_answer_played_is_the_hand_as_played():
+    script = load_script()
+    expert, counter = script.Seat("expert"), script.Seat("counter")
+    board = GameBoard(Rules.preset("eaai"), 900, 0, events=False)
+    checked = 0
+    while checked < 3 and (asked := board.next_decision()) is not None:
+        seat, kind = asked
+        player = expert if seat == 0 else counter
+        answer = player.decide(kind, board.view(seat))
+        if seat == 0 and kind == L.D_KNOCK:
+            hands, before, kept = len(board.records), board.scores[:2].copy(), board.board.copy()
+            predicted = script.hand_points_after(board, answer, expert, counter)
+            assert np.array_equal(board.board, kept)  # the copy is played, not the board
+            board.apply(seat, kind, answer)
+            while len(board.records) == hands and (asked := board.next_decision()) is not None:
+                seat, kind = asked
+                board.apply(seat, kind, (expert if seat == 0 else counter).decide(kind, board.view(seat)))
+            gained = board.scores[:2] - before
+            assert predicted == gained[0] - gained[1]
+            checked += 1
+            continue
+        board.apply(seat, kind, answer)
+    assert checked == 3
+
+
+def test_expert_never_disagrees_with_itself_and_search_does(capsys):
+    script = load_script()
+    expert, counter = script.Seat("expert"), script.Seat("counter")
+    rules = Rules.preset("eaai")
+    assert script.play_game(rules, 900, 0, expert, expert, counter) == []
+    rows = script.play_game(rules, 900, 0, script.Seat("search(samples=256)"), expert, counter)
+    assert rows and all(draws >= 0 and isinstance(gain, int) for draws, _, gain in rows)
+    script.main(["--player", "search(samples=64)", "--opponent", "counter", "--games", "1", "--seed", "900"])
+    out = capsys.readouterr().out
+    assert "knocks where expert holds" in out and "holds where expert knocks" in out
