@@ -1,7 +1,6 @@
 """search: expert's play, each knock searched over worlds that the opponent's play this hand weighs."""
 
 import numpy as np
-from numba import njit
 
 from oklasim._kernels import layout as L
 from oklasim.analysis.match import match
@@ -121,56 +120,3 @@ def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns
                                                X.HOLDER_MAX_UNDERCUT_RISK])
     assert (fitted[plain] == S.MC.EXPERT_PARAMS[plain]).all()  # the rest is expert's
     assert (S.opponent_model_nb(view, resolve("search(model=0)").vector())[0] == S.MC.EXPERT_PARAMS).all()
-
-
-def test_with_knocker_holds_2_the_holding_chance_is_a_share_of_worlds_with_experts_model():
-    """knocker_holds=2: the knocker keeps the plain slip, and the chance it was seen holding is the share of the
-    worlds given expert's model; the expert model has no such share."""
-    from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
-    from oklasim.strategies.families import search as S
-
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
-    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
-    mixed = resolve("search(knocker_holds=2)").vector()
-    assert S.opponent_model_nb(view, mixed)[1:] == (DEFAULT_SLIP, 0.0)  # no showdown: expert, alone
-    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: 1 of 4 with the prior
-    opponent, knock_slip, share = S.opponent_model_nb(view, mixed)
-    assert (opponent == S.KNOCKER_PARAMS).all() and (knock_slip, share) == (DEFAULT_SLIP, 0.25)
-    models, shares = S.opponent_models_nb(opponent, share)
-    assert (models[0] == S.KNOCKER_PARAMS).all() and (models[1] == S.MC.EXPERT_PARAMS).all()
-    assert list(shares) == [0.75, 0.25]
-    alone, whole = S.opponent_models_nb(opponent, 0.0)
-    assert alone.shape == (1, opponent.shape[0]) and (alone[0] == opponent).all() and list(whole) == [1.0]
-
-
-def test_worlds_split_between_two_rows_of_one_model_decide_as_that_model_alone():
-    """mc's worlds split by the shares, each part weighed and played with its own row: two copies of one row, every
-    world weighed exactly, are the very worlds of that row alone, so the same answers; so is a row beside one with
-    no share."""
-    from test_advise_log import seat_zero_decisions
-
-    from oklasim._kernels import mc_nb as M
-    from oklasim.strategies.families import search as S
-
-    mc = resolve("mc(samples=48,continuation=expert,opponent=expert,prior=history,roulette=0)")
-    MC = S.MC
-
-    @njit
-    def mc_with_models(kind, view, params, rows, shares):
-        return M.mc_decide_nb(kind, view, params, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              rows, shares, MC.TRAITS, MC.MEMORY, (0.0, 0.0), (0.003, 0.003))
-
-    one, two = MC.EXPERT_ROWS, np.vstack([MC.EXPERT_ROWS, MC.EXPERT_ROWS])
-    # a row with no share plays no world: the other row's alone
-    knocker_first, nothing_first = np.vstack([S.KNOCKER_PARAMS, MC.EXPERT_PARAMS]), np.array([0.0, 1.0])
-    expert_first, all_first = np.vstack([MC.EXPERT_PARAMS, S.KNOCKER_PARAMS]), np.array([1.0, 0.0])
-    compared = 0
-    for view, kind, _ in seat_zero_decisions(Rules.preset("eaai"), 4, games=2):
-        if kind != L.D_KNOCK:
-            continue
-        answers = [mc_with_models(kind, view.copy(), mc.vector(), rows, shares)
-                   for rows, shares in ((one, np.ones(1)), (two, np.array([0.3, 0.7])), (knocker_first, nothing_first),
-                                        (expert_first, all_first))]
-        assert answers[0] == answers[1] == answers[2] == answers[3]
-        compared += 1
-    assert compared >= 5

@@ -87,8 +87,8 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_models,
-                 model_shares, traits, memory, margins, slips):
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
+                 traits, memory, margins, slips):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -96,10 +96,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     it), whether draws are searched too (taking the pile's top or not, the
     continuation playing every decision after either; else the continuation
     strategy draws), the continuation strategy and the opponent model (0 = simple,
-    1 = greedy, 2 = expert with ``expert_params``; as the opponent, expert
-    with a row of ``opponent_models``: the worlds are split between the rows
-    by ``model_shares``, each weighed and played on with its own row, so that
-    the weighted worlds sample the posterior of the mixture),
+    1 = greedy, 2 = expert with ``expert_params``, as the opponent with
+    ``opponent_params``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
     turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
@@ -119,12 +117,16 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     at its knock decisions and at every other (``advise_history_nb``).
     """
     me = view[V_SEAT]
-    width = max(expert_params.shape[0], opponent_models.shape[1])
+    width = max(expert_params.shape[0], opponent_params.shape[0])
     rollout_params = np.zeros((MAX_SEATS, width), dtype=np.float64)
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
     opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
     if params[P_CONTINUATION] == CONTINUE_EXPERT:
         rollout_params[me, : expert_params.shape[0]] = expert_params
+    if params[P_OPPONENT] == CONTINUE_EXPERT:
+        for seat in range(MAX_SEATS):
+            if seat != me:
+                rollout_params[seat, : opponent_params.shape[0]] = opponent_params
     own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
         return cont_fn(kind, view, own)
@@ -184,21 +186,18 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
             evidence = (turns, snapshots, slips, model_traits)
+    # The first worlds weighed exactly; with ``roulette``, the others below that share of the heaviest of them by
+    # Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for the same time.
+    exact = samples if params[P_ROULETTE] == 0 else min(EXACT_WORLDS, samples)
     weights = np.zeros(samples, dtype=np.float64)
     strategies = Strategies(params=rollout_params, me_fn=cont_fn, opp_fn=opp_fn, forced_fn=forced_fn)
     question = Question(view, kind, cand, n, active, game_mode=0)  # the points of the hand alone
-    error, start = 0, 0
-    for m in range(opponent_models.shape[0]):
-        end = samples if m == opponent_models.shape[0] - 1 else min(start + int64(round(samples * model_shares[m])),
-                                                                    samples)
-        if end > start and not error:
-            if params[P_OPPONENT] == CONTINUE_EXPERT:
-                for seat in range(MAX_SEATS):
-                    if seat != me:
-                        rollout_params[seat, : opponent_models.shape[1]] = opponent_models[m]
-            error = run_worlds_of_nb(strategies, question, key, prior, evidence, params[P_ROULETTE], start, end, out,
-                                     weights, status)
-        start = end
+    weighed_exactly = Sampling(key, prior, evidence, cutoff=0.0, guide=no_guide_nb(), repeats=1)
+    error = run_samples_nb(strategies, question, weighed_exactly, 0, exact, out[:exact], weights[:exact], status)
+    if not error and exact < samples:
+        cutoff = params[P_ROULETTE] * weights[:exact].max()
+        roulette = Sampling(key, prior, evidence, cutoff=cutoff, guide=no_guide_nb(), repeats=1)
+        error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
     return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margins)], memory)
@@ -211,23 +210,6 @@ def first_rollout_nb(cand, n):
         if cand[c, C_KIND] == ROLLOUT and cand[c, C_PRE] == PRE_NONE:
             return c
     return -1
-
-
-@njit(cache=True)
-def run_worlds_of_nb(strategies, question, key, prior, evidence, roulette, start, end, out, weights, status):
-    """Worlds ``start .. end - 1``: the first weighed exactly; with ``roulette``, the others below that share of the
-    heaviest of them by Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for
-    the same time. Returns the status of ``run_samples_nb``."""
-    exact = end if roulette == 0 else min(start + EXACT_WORLDS, end)
-    weighed_exactly = Sampling(key, prior, evidence, cutoff=0.0, guide=no_guide_nb(), repeats=1)
-    error = run_samples_nb(strategies, question, weighed_exactly, start, exact, out[start:exact],
-                           weights[start:exact], status)
-    if not error and exact < end:
-        cutoff = roulette * weights[start:exact].max()
-        kept_by_chance = Sampling(key, prior, evidence, cutoff=cutoff, guide=no_guide_nb(), repeats=1)
-        error = run_samples_nb(strategies, question, kept_by_chance, exact, end, out[exact:end], weights[exact:end],
-                               status)
-    return error
 
 
 @njit(cache=True)

@@ -71,7 +71,6 @@ FAMILY = Family(
 )
 
 MEMORY = FAMILY.memory_start
-EXPERT_ROWS, ONE_MODEL = EXPERT_PARAMS[None, :].copy(), np.ones(1)  # expert the one opponent model, all the worlds
 # mc_nb reads the parameters at its P_* places (search hands it the same vector): they must be the declared ones.
 PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
           "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
@@ -84,5 +83,5 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     @decide_kernel()
     def decide_nb(kind, view, params):
         # margins 0.0, the plain maximum: mc's choice as first measured
-        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_ROWS,
-                            ONE_MODEL, TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP))
+        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
+                            TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP))

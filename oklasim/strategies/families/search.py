@@ -38,11 +38,7 @@ taken at its word: it declines a knock it could make with that same chance
 of holding (at least ``slip``), so a player seen knocking early but holding
 later in its hands (``counter`` of the outside panel) leaves the worlds
 where it could knock in play; with 0 such a decline weighs ``slip``, as
-any other answer against the model. With ``knocker_holds=2`` that chance
-is instead the share of the worlds given ``expert``'s model, in their
-weights and their rollouts alike, the others a knocker taken at its word:
-the weighted worlds then sample the posterior of the mixture of the two
-players, and a world where it held plays on with a player that holds.
+any other answer against the model.
 
 With ``model=2`` the opponent is instead modelled by a knock timing fitted
 to the knocks and held hands the game's showdowns showed
@@ -118,9 +114,8 @@ FAMILY = Family(
               integer=False),
         Param("slip", DEFAULT_SLIP, 0.0001, 0.49, "chance the opponent strays from its model at each decision that "
                                                   "weighs the worlds", integer=False),
-        Param("knocker_holds", 1, 0, 2, "model 1: 1 = the knocker declines a knock with the chance the showdowns show "
-                                        "it holding such hands (0: only by the slip); 2 = that share of the worlds "
-                                        "has expert's model instead (weights and rollouts), the rest a plain knocker"),
+        Param("knocker_holds", 1, 0, 1, "model 1: 1 = the knocker declines a knock with the chance the showdowns show "
+                                        "it holding such hands (0: only by the slip)"),
         Param("knock_margin", 0, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
                                         "it beats it by more than this many standard errors (0: the plain maximum)",
               integer=False),
@@ -136,7 +131,6 @@ FAMILY = Family(
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
     "slip", "knocker_holds", "knock_margin")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
-HOLDS_AS_EXPERT = 2  # knocker_holds: the knocker's holding chance is a share of the worlds with expert's model
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -157,31 +151,18 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
     @njit(cache=True)
     def opponent_model_nb(view, params):
         """The opponent model, by the model chosen: expert's parameters for the opponent in the worlds and rollouts,
-        its slip at knock decisions, and the share of the worlds that have expert's model instead. A player that
-        knocks early and holds later is no plain knocker: with knocker_holds=1 the knocker's knock slip is the chance
-        the showdowns show it holding hands it could knock with; with 2 that chance is the share of expert."""
+        and its slip at knock decisions (with knocker_holds, a knocker's is the chance the showdowns show it holding
+        hands it could knock with: a player that knocks early and holds later is no plain knocker)."""
         if params[MODEL] == MODEL_TIMING:
             switch, threshold = opponents_knock_timing_nb(view, int(params[TIMING_SWITCH]),
                                                           int(params[TIMING_THRESHOLD]), params[TIMING_WEIGHT],
                                                           params[TIMING_SLIP])
-            return TIMED_PARAMS[switch, threshold], params[SLIP], 0.0
+            return TIMED_PARAMS[switch, threshold], params[SLIP]
         if params[MODEL] == MODEL_STYLE:
             holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
             if holding < params[KNOCKER_BELOW]:
-                if params[KNOCKER_HOLDS] == HOLDS_AS_EXPERT:
-                    return KNOCKER_PARAMS, params[SLIP], holding
-                return KNOCKER_PARAMS, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP], 0.0
-        return MC.EXPERT_PARAMS, params[SLIP], 0.0
-
-    @njit(cache=True)
-    def opponent_models_nb(opponent, expert_share):
-        """The rows of opponent models and their shares of the worlds for mc: the model, or with a share of expert's
-        the model and expert's."""
-        if expert_share <= 0:
-            return opponent.reshape((1, opponent.shape[0])).copy(), np.ones(1)
-        models = np.empty((2, opponent.shape[0]))
-        models[0], models[1] = opponent, MC.EXPERT_PARAMS
-        return models, np.array([1.0 - expert_share, expert_share])
+                return KNOCKER_PARAMS, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP]
+        return MC.EXPERT_PARAMS, params[SLIP]
 
     @decide_kernel()
     def decide_nb(kind, view, params):
@@ -195,8 +176,7 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_WINDOW] = params[WINDOW]
         as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
         as_mc[M.P_ROULETTE] = params[ROULETTE]
-        opponent, knock_slip, expert_share = opponent_model_nb(view, params)
-        models, shares = opponent_models_nb(opponent, expert_share)
+        opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              models, shares, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
+                              opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
                               (params[SLIP], knock_slip))
