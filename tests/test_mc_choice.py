@@ -148,7 +148,7 @@ def test_the_continuations_knock_answer_names_its_column():
 
 
 def test_search_with_a_knock_margin_strays_from_expert_only_where_it_does_without():
-    expert, plain, guarded = resolve("expert"), resolve("search(samples=256)"), resolve(
+    expert, plain, guarded = resolve("expert"), resolve("search(samples=256,knock_margin=0)"), resolve(
         "search(samples=256,knock_margin=2)")
     strays = {"plain": 0, "guarded": 0}
     for view, kind in after_draw_views(limit=10**6):

@@ -14,10 +14,12 @@ others; another replaces expert's only when it beats it by ``margin``
 standard errors), ``draws=1`` to the draws (taking the pile's top or not,
 ``expert`` playing on after either; the other choice replaces expert's
 only when it beats it by ``margin`` standard errors);
-elsewhere it plays as ``expert``. With ``knock_margin`` above 0 a knock
-decision is guarded the same way: a knock replaces ``expert``'s playing on,
-and anything ``expert``'s knock, only when it beats it by that many
-standard errors. Worlds come from its own random stream,
+elsewhere it plays as ``expert``. A knock decision is guarded the same
+way, by ``knock_margin`` (1 by default; 0: the plain maximum): a knock
+replaces ``expert``'s playing on, and anything ``expert``'s knock, only
+when it beats it by that many standard errors. The opponent model is wrong
+against players unlike it, and a small gain it predicts is often its
+error (measured in ``experiments/knock_disagreements``). Worlds come from its own random stream,
 so any game replays from its seed. Two players only: with more it plays as
 ``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
 opponent model and the continuation are expert. Where the log cannot be
@@ -116,7 +118,7 @@ FAMILY = Family(
                                                   "weighs the worlds", integer=False),
         Param("knocker_holds", 1, 0, 1, "model 1: 1 = the knocker declines a knock with the chance the showdowns show "
                                         "it holding such hands (0: only by the slip)"),
-        Param("knock_margin", 0, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
+        Param("knock_margin", 1, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
                                         "it beats it by more than this many standard errors (0: the plain maximum)",
               integer=False),
     ),
