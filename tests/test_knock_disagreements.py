@@ -8,6 +8,7 @@ import importlib.util
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from oklasim._kernels import layout as L
 from oklasim.game.rules import Rules
@@ -25,7 +26,7 @@ def load_script():
 
 def test_the_counterfactual_of_the_answer_played_is_the_hand_as_played():
     script = load_script()
-    expert, counter = script.Seat("expert"), script.Seat("counter")
+    expert, counter = script.seat("expert"), script.seat("counter")
     board = GameBoard(Rules.preset("eaai"), 900, 0, events=False)
     checked = 0
     while checked < 3 and (asked := board.next_decision()) is not None:
@@ -50,11 +51,19 @@ def test_the_counterfactual_of_the_answer_played_is_the_hand_as_played():
 
 def test_expert_never_disagrees_with_itself_and_search_does(capsys):
     script = load_script()
-    expert, counter = script.Seat("expert"), script.Seat("counter")
+    expert, counter = script.seat("expert"), script.seat("counter")
     rules = Rules.preset("eaai")
     assert script.play_game(rules, 900, 0, expert, expert, counter) == []
-    rows = script.play_game(rules, 900, 0, script.Seat("search(samples=256)"), expert, counter)
+    rows = script.play_game(rules, 900, 0, script.seat("search(samples=256)"), expert, counter)
     assert rows and all(draws >= 0 and isinstance(gain, int) for draws, _, gain in rows)
     script.main(["--player", "search(samples=64)", "--opponent", "counter", "--games", "1", "--seed", "900"])
     out = capsys.readouterr().out
     assert "knocks where expert holds" in out and "holds where expert knocks" in out
+
+
+def test_an_unknown_strategy_is_a_one_line_usage_error(capsys):
+    script = load_script()
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--opponent", "nosuch", "--games", "1"])
+    assert stop.value.code == 2
+    assert "unknown strategy 'nosuch'" in capsys.readouterr().err

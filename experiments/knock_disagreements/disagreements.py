@@ -28,25 +28,21 @@ import numpy as np
 
 from oklasim._kernels import layout as L
 from oklasim.analysis.stats import mean_ci
+from oklasim.errors import OklasimError
 from oklasim.game.rules import PRESETS, Rules
 from oklasim.sim.board import GameBoard
 from oklasim.strategies.registry import resolve
+from oklasim.table.referee import BotSeat
 
 PANEL_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "panel"  # the outside panel's members resolve too
 
 
-class Seat:
-    """A strategy and its parameter vector."""
-
-    def __init__(self, spec: str):
-        self.strategy = resolve(spec, extra_paths=[str(PANEL_DIR)])
-        self.vector = self.strategy.vector()
-
-    def decide(self, kind: int, view: np.ndarray) -> int:
-        return int(self.strategy.decide(kind, view, self.vector))
+def seat(spec: str) -> BotSeat:
+    """The strategy ``spec`` (an outside panel member too) in a seat, deciding on the board's own row."""
+    return BotSeat(resolve(spec, extra_paths=[str(PANEL_DIR)]))
 
 
-def hand_points_after(board: GameBoard, answer: int, me: Seat, opponent: Seat) -> int:
+def hand_points_after(board: GameBoard, answer: int, me: BotSeat, opponent: BotSeat) -> int:
     """Seat 0's points less seat 1's over the rest of the hand, on a copy of the board, after ``answer``."""
     board = copy.deepcopy(board)
     before = board.scores[:2].copy()
@@ -59,7 +55,7 @@ def hand_points_after(board: GameBoard, answer: int, me: Seat, opponent: Seat) -
     return int(gained[0] - gained[1])
 
 
-def play_game(rules: Rules, seed: int, game: int, player: Seat, expert: Seat, opponent: Seat) -> list[tuple]:
+def play_game(rules: Rules, seed: int, game: int, player: BotSeat, expert: BotSeat, opponent: BotSeat) -> list[tuple]:
     """(own draws, player knocks, gain) at each of the player's knock decisions that differ from expert's."""
     rows = []
     board = GameBoard(rules, seed, game, events=False)
@@ -88,7 +84,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    player, expert, opponent = Seat(args.player), Seat("expert"), Seat(args.opponent)
+    try:
+        player, expert, opponent = seat(args.player), seat("expert"), seat(args.opponent)
+    except OklasimError as error:
+        parser.error(str(error))
     rules = Rules.preset(args.rules)
     per_game = {"knocks": [], "holds": []}
     counts = {"knocks": 0, "holds": 0}
