@@ -4,27 +4,28 @@ Where a knock is legal, it weighs knocking with each legal discard against
 playing on: it samples ``samples`` worlds (the opponent's hand and the
 stock) as ``oklasim advise --history`` does, from the hand's public log:
 each world weighted by how likely the opponent model was to play its latest
-``window`` turns as it did (its draws, its discards, the knocks it let
-pass; each answer against the model counts ``slip``), its hand before
-them shaped by at most ``played_draws`` least-deadwood stock draws. It
-settles each knock by the showdown, plays the hand on with ``expert`` in both seats, and takes the candidate with the
-most points on the weighted average. ``discards`` extends the search to
-that many discards at each discard (expert's own and the most sensible
-others; another replaces expert's only when it beats it by ``margin``
-standard errors), ``draws=1`` to the draws (taking the pile's top or not,
-``expert`` playing on after either; the other choice replaces expert's
-only when it beats it by ``margin`` standard errors);
-elsewhere it plays as ``expert``. A knock decision is guarded the same
-way, by ``knock_margin`` (1 by default; 0: the plain maximum): a knock
-replaces ``expert``'s playing on, and anything ``expert``'s knock, only
-when it beats it by that many standard errors. The opponent model is wrong
-against players unlike it, and a small gain it predicts is often its
-error (measured in ``experiments/knock_disagreements``). Worlds come from its own random stream,
-so any game replays from its seed. Two players only: with more it plays as
-``expert``. Built on ``mc`` (the same machinery, with ``prior=history``): the
-opponent model and the continuation are expert. Where the log cannot be
-read (a board built from a position rather than played), the opponent's
-latest turn, rebuilt from the pile, weighs the worlds (``prior=latest_turn``).
+``window`` turns as it did (its draws, its discards, the knocks it let pass;
+each answer against the model counts ``slip``), its hand before them shaped
+by at most ``played_draws`` least-deadwood stock draws. It settles each
+knock by the showdown, plays the hand on with ``expert`` in both seats, and
+takes the candidate with the most points on the weighted average.
+``discards`` extends the search to that many discards at each discard
+(expert's own and the most sensible others; another replaces expert's only
+when it beats it by ``margin`` standard errors), ``draws=1`` to the draws
+(taking the pile's top or not, ``expert`` playing on after either; the other
+choice replaces expert's only when it beats it by ``margin`` standard
+errors); elsewhere it plays as ``expert``. A knock decision is guarded the
+same way, by ``knock_margin`` (1 by default; 0: the plain maximum): a knock
+replaces ``expert``'s playing on, and anything ``expert``'s knock, only when
+it beats it by that many standard errors. The opponent model is wrong
+against players unlike it, and a small gain it predicts is often its error
+(measured in ``experiments/knock_disagreements``). Worlds come from its own
+random stream, so any game replays from its seed. Two players only: with
+more it plays as ``expert``. Built on ``mc`` (the same machinery, with
+``prior=history``): the opponent model and the continuation are expert.
+Where the log cannot be read (a board built from a position rather than
+played), the opponent's latest turn, rebuilt from the pile, weighs the
+worlds (``prior=latest_turn``).
 
 The opponent model follows the opponent's style as the game's showdowns
 show it (``V_STYLE``, read as ``expert`` reads it): an opponent whose chance
