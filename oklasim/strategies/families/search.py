@@ -106,7 +106,7 @@ FAMILY = Family(
         Param("margin", 2, 0, 10, "with discards or draws: another discard or draw replaces expert's only if it "
                                   "beats it by more than this many standard errors (paired, over the worlds)",
               integer=False),
-        Param("model", 1, 0, 4, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
+        Param("model", 1, 0, 2, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
                                 "(knocker_below), 2 expert with a knock timing fitted to the showdowns"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
                                                       "opponent knocks whenever legal"),
@@ -133,7 +133,7 @@ FAMILY = Family(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
     "slip", "knocker_holds", "knock_margin")
-MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_WEAK, MODEL_WEAK_STYLE = 0, 1, 2, 3, 4
+MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -149,11 +149,6 @@ for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
     timed[[X.LATE_THRESHOLD, X.HOLDER_LATE_THRESHOLD]] = threshold
     timed[[X.MAX_UNDERCUT_RISK, X.HOLDER_MAX_UNDERCUT_RISK]] = 1
 
-WEAK_PARAMS = MC.EXPERT_PARAMS.copy()
-WEAK_PARAMS[[X.LOOKAHEAD, X.GIN_WEIGHT, X.DANGER_WEIGHT, X.HOLDER_DANGER_WEIGHT]] = 0
-WEAK_KNOCKER_PARAMS = KNOCKER_PARAMS.copy()
-WEAK_KNOCKER_PARAMS[[X.LOOKAHEAD, X.GIN_WEIGHT, X.DANGER_WEIGHT, X.HOLDER_DANGER_WEIGHT]] = 0
-
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
     @njit(cache=True)
@@ -166,15 +161,10 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                                                           int(params[TIMING_THRESHOLD]), params[TIMING_WEIGHT],
                                                           params[TIMING_SLIP])
             return TIMED_PARAMS[switch, threshold], params[SLIP]
-        if params[MODEL] == MODEL_WEAK:
-            return WEAK_PARAMS, params[SLIP]
-        if params[MODEL] == MODEL_STYLE or params[MODEL] == MODEL_WEAK_STYLE:
+        if params[MODEL] == MODEL_STYLE:
             holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
             if holding < params[KNOCKER_BELOW]:
-                knocker = WEAK_KNOCKER_PARAMS if params[MODEL] == MODEL_WEAK_STYLE else KNOCKER_PARAMS
-                return knocker, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP]
-            if params[MODEL] == MODEL_WEAK_STYLE:
-                return WEAK_PARAMS, params[SLIP]
+                return KNOCKER_PARAMS, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP]
         return MC.EXPERT_PARAMS, params[SLIP]
 
     @decide_kernel()
