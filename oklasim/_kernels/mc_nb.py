@@ -194,9 +194,6 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     question = Question(view, kind, cand, n, active, game_mode=0)  # the points of the hand alone
     weighed_exactly = Sampling(key, prior, evidence, cutoff=0.0, guide=no_guide_nb(), repeats=1)
     error = run_samples_nb(strategies, question, weighed_exactly, 0, exact, out[:exact], weights[:exact], status)
-    if not error and kind == D_KNOCK and margins[1] > 0 and reference >= 0 and weights[:exact].mean() < margins[2]:
-        # The model explains the opponent's latest play in few worlds: it is wrong about this player, keep expert's.
-        return answer_nb(kind, view, cand[reference], memory)
     if not error and exact < samples:
         cutoff = params[P_ROULETTE] * weights[:exact].max()
         roulette = Sampling(key, prior, evidence, cutoff=cutoff, guide=no_guide_nb(), repeats=1)
@@ -236,7 +233,7 @@ def best_column_nb(out, weights, cand, n, own, margins):
     ``margins`` = (margin, knock_margin): with knock_margin above 0, a knock replaces the continuation's playing
     on, and anything its knock, only by that many standard errors (the worlds and the rollouts model the opponent,
     and a choice against the continuation's pays only if the model is right: ask for a clear gain)."""
-    margin, knock_margin = margins[0], margins[1]
+    margin, knock_margin = margins
     total_weight = 0.0  # a world the opponent's play rules out weighs 0 (its row is not written)
     for s in range(weights.shape[0]):
         if weights[s] > 0:

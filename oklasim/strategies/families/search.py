@@ -122,7 +122,6 @@ FAMILY = Family(
         Param("knock_margin", 1, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
                                         "it beats it by more than this many standard errors (0: the plain maximum)",
               integer=False),
-        Param("min_fit", 0, 0, 1, "trial", integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
@@ -130,10 +129,10 @@ FAMILY = Family(
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN, MIN_FIT) = FAMILY.indexes(
+ KNOCK_MARGIN) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin", "min_fit")
+    "slip", "knocker_holds", "knock_margin")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -182,5 +181,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         as_mc[M.P_ROULETTE] = params[ROULETTE]
         opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN], params[MIN_FIT]),
+                              opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
                               (params[SLIP], knock_slip))
