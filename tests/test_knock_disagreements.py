@@ -67,3 +67,23 @@ def test_an_unknown_strategy_is_a_one_line_usage_error(capsys):
         script.main(["--opponent", "nosuch", "--games", "1"])
     assert stop.value.code == 2
     assert "unknown strategy 'nosuch'" in capsys.readouterr().err
+
+
+def test_the_split_by_draws_adds_up_to_the_totals(capsys):
+    script = load_script()
+    script.main(["--player", "search(samples=64)", "--opponent", "counter", "--games", "3", "--seed", "900",
+                 "--by-draws"])
+    lines = capsys.readouterr().out.splitlines()
+    split = lines[lines.index("by its own draws at the decision:") + 1:]
+    assert len(split) == 2 * len(script.DRAW_BUCKETS)
+
+    def count_and_mean(line):
+        fields = line.split("decisions")
+        return int(fields[0].split()[-1]), float(fields[1].split()[0])
+
+    total_count, total_mean = count_and_mean(next(line for line in lines if line.strip().startswith("all")))
+    assert total_count > 0
+    assert sum(count_and_mean(line)[0] for line in split) == total_count
+    # The per-game sums add up, so the buckets' means do too (each printed to two decimals).
+    assert abs(sum(count_and_mean(line)[1] for line in split) - total_mean) <= 0.005 * (len(split) + 1)
+

@@ -15,6 +15,7 @@ opponent its model describes the gains are positive; against one unlike it
 they need not be.
 
     python experiments/knock_disagreements/disagreements.py --player search --opponent counter --games 300 --seed 900
+    python experiments/knock_disagreements/disagreements.py --opponent counter --games 300 --by-draws   # split too
 """
 
 from __future__ import annotations
@@ -74,6 +75,24 @@ def play_game(rules: Rules, seed: int, game: int, player: BotSeat, expert: BotSe
     return rows
 
 
+# Own draws at the decision, bucketed for --by-draws: [low, high) pairs.
+DRAW_BUCKETS = ((0, 2), (2, 4), (4, 6), (6, 8), (8, 99))
+
+
+def in_bucket(low: int, high: int, knocks: bool):
+    """The test of a row: the player knocked (or held) with ``low`` to ``high - 1`` own draws."""
+    return lambda row: low <= row[0] < high and row[1] == knocks
+
+
+def summary_line(label: str, games_rows: list[list[tuple]], chosen) -> str:
+    """The decisions ``chosen`` picks (a test on a row), their count and their points per game with a 95% interval
+    over the games (a game without one counts 0)."""
+    per_game = [sum(row[2] for row in rows if chosen(row)) for rows in games_rows]
+    count = sum(1 for rows in games_rows for row in rows if chosen(row))
+    estimate = mean_ci(per_game)
+    return f"  {label:<27} {count:>5} decisions  {estimate.mean:+6.2f} [{estimate.low:+.2f}, {estimate.high:+.2f}]"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--player", default="search", help="the strategy judged (default search)")
@@ -81,6 +100,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=100, help="games to 100 played (default 100)")
     parser.add_argument("--rules", default="eaai", choices=sorted(PRESETS), help="a rules preset (default eaai)")
     parser.add_argument("--seed", type=int, default=900, help="the games' seed")
+    parser.add_argument("--by-draws", action="store_true", help="also split the figures by the player's own draws "
+                                                                "at the decision")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -89,24 +110,22 @@ def main(argv: list[str] | None = None) -> None:
     except OklasimError as error:
         parser.error(str(error))
     rules = Rules.preset(args.rules)
-    per_game = {"knocks": [], "holds": []}
-    counts = {"knocks": 0, "holds": 0}
+    games_rows = []
     for game in range(args.games):
-        rows = play_game(rules, args.seed, game, player, expert, opponent)
-        for what in per_game:
-            mine = [gain for _, knocks, gain in rows if knocks == (what == "knocks")]
-            per_game[what].append(sum(mine))
-            counts[what] += len(mine)
+        games_rows.append(play_game(rules, args.seed, game, player, expert, opponent))
         print(f"\r{game + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{args.player} against {args.opponent}, {args.rules}, {args.games} games, seed {args.seed}: "
           "points per game from its knock decisions unlike expert's (expert playing on after either)")
-    total = mean_ci(np.add(per_game["knocks"], per_game["holds"]))
-    for label, estimate, n in (("knocks where expert holds", mean_ci(per_game["knocks"]), counts["knocks"]),
-                               ("holds where expert knocks", mean_ci(per_game["holds"]), counts["holds"]),
-                               ("all", total, counts["knocks"] + counts["holds"])):
-        print(f"  {label:<27} {n:>5} decisions  {estimate.mean:+6.2f} [{estimate.low:+.2f}, {estimate.high:+.2f}]")
-
+    print(summary_line("knocks where expert holds", games_rows, lambda row: row[1]))
+    print(summary_line("holds where expert knocks", games_rows, lambda row: not row[1]))
+    print(summary_line("all", games_rows, lambda row: True))
+    if args.by_draws:
+        print("by its own draws at the decision:")
+        for low, high in DRAW_BUCKETS:
+            for knocks, what in ((True, "knocks"), (False, "holds")):
+                label = f"{what}, draws {low} to {high - 1}" if high < 99 else f"{what}, draws {low} on"
+                print(summary_line(label, games_rows, in_bucket(low, high, knocks)))
 
 if __name__ == "__main__":
     main()
