@@ -86,4 +86,3 @@ def test_the_split_by_draws_adds_up_to_the_totals(capsys):
     assert sum(count_and_mean(line)[0] for line in split) == total_count
     # The per-game sums add up, so the buckets' means do too (each printed to two decimals).
     assert abs(sum(count_and_mean(line)[1] for line in split) - total_mean) <= 0.005 * (len(split) + 1)
-

@@ -25,8 +25,6 @@ import copy
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from oklasim._kernels import layout as L
 from oklasim.analysis.stats import mean_ci
 from oklasim.errors import OklasimError
@@ -126,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
             for knocks, what in ((True, "knocks"), (False, "holds")):
                 label = f"{what}, draws {low} to {high - 1}" if high < 99 else f"{what}, draws {low} on"
                 print(summary_line(label, games_rows, in_bucket(low, high, knocks)))
+
 
 if __name__ == "__main__":
     main()
