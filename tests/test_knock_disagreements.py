@@ -1,6 +1,6 @@
 """The knock-disagreement experiment (experiments/knock_disagreements/disagreements.py): its counterfactual of an
 answer is what the game itself does after it, leaves the real board untouched, and finds no disagreement where the
-player is expert."""
+player is expert; its oracle models the panel member it is told, with that member's defaults."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ import pytest
 from oklasim._kernels import layout as L
 from oklasim.game.rules import Rules
 from oklasim.sim.board import GameBoard
+from oklasim.strategies.registry import family_module
 
-SCRIPT = Path(__file__).resolve().parents[1] / "experiments" / "knock_disagreements" / "disagreements.py"
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "experiments" / "knock_disagreements" / "disagreements.py"
+ORACLE = ROOT / "experiments" / "knock_disagreements" / "oracle" / "oracle.py"
 
 
 def load_script():
@@ -86,3 +89,32 @@ def test_the_split_by_draws_adds_up_to_the_totals(capsys):
     assert sum(count_and_mean(line)[0] for line in split) == total_count
     # The per-game sums add up, so the buckets' means do too (each printed to two decimals).
     assert abs(sum(count_and_mean(line)[1] for line in split) - total_mean) <= 0.005 * (len(split) + 1)
+
+
+def test_the_oracle_knows_every_panel_member_with_its_defaults():
+    oracle = family_module(ORACLE)
+    assert set(oracle.MEMBERS) == {path.stem for path in (ROOT / "benchmarks" / "panel").glob("*.py")}
+    for row, module in enumerate(oracle.MEMBER_MODULES):
+        assert module.FAMILY.name == oracle.MEMBERS[row]
+        width = len(module.FAMILY.params)
+        assert np.array_equal(oracle.MEMBER_DEFAULTS[row, :width], module.FAMILY.defaults())
+        assert not oracle.MEMBER_DEFAULTS[row, width:].any()
+
+
+def test_the_oracle_weighs_by_the_member_it_is_told():
+    """Told one member or another, the same knock decisions get different answers somewhere: the model is the
+    member's (in mc_nb's greedy place, with its parameters), not a fixed one."""
+    script = load_script()
+    as_counter, as_hunter = (script.seat(f"oracle(member={m},samples=128,knock_margin=0)") for m in ("counter", "hunter"))
+    expert, counter = script.seat("expert"), script.seat("counter")
+    differ = knocks = 0
+    for game in range(4):
+        board = GameBoard(Rules.preset("eaai"), 900, game, events=False)
+        while (asked := board.next_decision()) is not None:
+            seat, kind = asked
+            view = board.view(seat)
+            if seat == 0 and kind == L.D_KNOCK:
+                knocks += 1
+                differ += as_counter.decide(kind, view.copy()) != as_hunter.decide(kind, view.copy())
+            board.apply(seat, kind, (expert if seat == 0 else counter).decide(kind, view))
+    assert knocks >= 10 and differ > 0

@@ -1,6 +1,7 @@
 """The candidates after a draw with a first discard (mc's: its continuation's own, always weighed), the two of a
 draw, and mc's choice among them: another way to play on, or the other draw, taken only when it beats the
-continuation's own by the margin; with a knock margin, the same for a knock against the continuation's choice."""
+continuation's own by the margin; with a knock margin, the same for a knock against the continuation's choice; and
+too few effective worlds leave the continuation's choice standing."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from oklasim._kernels import advise_columns_nb as C
 from oklasim._kernels import layout as L
 from oklasim._kernels.advise_rollouts_nb import N_OUT, O_POINTS
-from oklasim._kernels.mc_nb import best_column_nb, first_rollout_nb, own_knock_column_nb
+from oklasim._kernels.mc_nb import best_column_nb, effective_worlds_nb, first_rollout_nb, own_knock_column_nb
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
 
@@ -161,3 +162,29 @@ def test_search_with_a_knock_margin_strays_from_expert_only_where_it_does_withou
         strays["plain"] += plain_strays
         strays["guarded"] += guarded_strays
     assert strays["plain"] > strays["guarded"]
+
+
+def test_the_effective_worlds_count_equal_weights_and_discount_uneven_ones():
+    assert effective_worlds_nb(np.ones(8)) == pytest.approx(8)
+    assert effective_worlds_nb(np.array([2.0, 0.0, 2.0, -1.0])) == pytest.approx(2)  # 0: ruled out; -1: unfinished
+    assert effective_worlds_nb(np.array([1.0, 1e-6, 1e-6])) == pytest.approx(1, abs=1e-5)
+    assert effective_worlds_nb(np.array([3.0, 1.0])) == pytest.approx(16 / 10)
+    assert effective_worlds_nb(np.zeros(4)) == 0
+
+
+def test_search_with_too_few_effective_worlds_keeps_experts_knock_answer():
+    expert, free = resolve("expert"), resolve("search(samples=256,knock_margin=0)")
+    some, every = resolve("search(samples=256,knock_margin=0,min_effective_worlds=30)"), resolve(
+        "search(samples=256,knock_margin=0,min_effective_worlds=4096)")  # more than the worlds drawn: never enough
+    strays = {"free": 0, "some": 0}
+    for view, kind in after_draw_views(limit=10**6):
+        if kind != L.D_KNOCK:
+            continue
+        own = int(expert.decide(kind, view.copy(), expert.vector()))
+        free_strays = int(free.decide(kind, view.copy(), free.vector())) != own
+        some_strays = int(some.decide(kind, view.copy(), some.vector())) != own
+        assert free_strays or not some_strays  # the same worlds: the guard only takes strays away
+        assert int(every.decide(kind, view.copy(), every.vector())) == own
+        strays["free"] += free_strays
+        strays["some"] += some_strays
+    assert strays["free"] > 0

@@ -33,12 +33,15 @@ from oklasim.sim.board import GameBoard
 from oklasim.strategies.registry import resolve
 from oklasim.table.referee import BotSeat
 
-PANEL_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "panel"  # the outside panel's members resolve too
+HERE = Path(__file__).resolve().parent
+# The outside panel's members resolve too, and ``oracle`` (search told who its opponent is).
+STRATEGY_PATHS = [str(HERE.parents[1] / "benchmarks" / "panel"), str(HERE / "oracle")]
 
 
 def seat(spec: str) -> BotSeat:
-    """The strategy ``spec`` (an outside panel member too) in a seat, deciding on the board's own row."""
-    return BotSeat(resolve(spec, extra_paths=[str(PANEL_DIR)]))
+    """The strategy ``spec`` (an outside panel member or the oracle too) in a seat, deciding on the board's own
+    row."""
+    return BotSeat(resolve(spec, extra_paths=STRATEGY_PATHS))
 
 
 def hand_points_after(board: GameBoard, answer: int, me: BotSeat, opponent: BotSeat) -> int:

@@ -88,7 +88,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory, margins, slips):
+                 traits, memory, margins, slips, min_effective):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -96,7 +96,8 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     it), whether draws are searched too (taking the pile's top or not, the
     continuation playing every decision after either; else the continuation
     strategy draws), the continuation strategy and the opponent model (0 = simple,
-    1 = greedy, 2 = expert with ``expert_params``, as the opponent with
+    1 = greedy, 2 = expert: the functions passed in those places, the
+    deciding seat's playing with ``expert_params`` and the opponent's with
     ``opponent_params``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
@@ -114,19 +115,22 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     and (above 0) by which a knock must beat the continuation's playing on, or playing on its knock, at a knock
     decision (``best_column_nb``).
     ``slips``: (slip, knock_slip), the chances the opponent strays from its model where its play weighs the worlds,
-    at its knock decisions and at every other (``advise_history_nb``).
+    at its knock decisions and at every other (``advise_history_nb``). ``min_effective``: where the worlds' weights
+    leave fewer effective worlds than this (``effective_worlds_nb``), the continuation's own choice stands: the
+    opponent's play then fits a handful of worlds, and their means and standard errors are noise that the margins
+    cannot see (0: no such guard).
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_params.shape[0])
     rollout_params = np.zeros((MAX_SEATS, width), dtype=np.float64)
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
     opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
-    if params[P_CONTINUATION] == CONTINUE_EXPERT:
-        rollout_params[me, : expert_params.shape[0]] = expert_params
-    if params[P_OPPONENT] == CONTINUE_EXPERT:
-        for seat in range(MAX_SEATS):
-            if seat != me:
-                rollout_params[seat, : opponent_params.shape[0]] = opponent_params
+    # Every seat's row, whichever function plays it: simple and greedy have no parameters, but a strategy passed in
+    # the place of one may (experiments/knock_disagreements/oracle).
+    rollout_params[me, : expert_params.shape[0]] = expert_params
+    for seat in range(MAX_SEATS):
+        if seat != me:
+            rollout_params[seat, : opponent_params.shape[0]] = opponent_params
     own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
         return cont_fn(kind, view, own)
@@ -142,6 +146,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         return cont_fn(kind, view, own)
     cand = np.zeros((MAX_COLUMNS, N_CAND_FIELDS), dtype=np.int64)
     reference = -1  # the column of the continuation's own choice, which the others must beat by the margin
+    standing = -1  # the column of the continuation's own answer, kept where the worlds are too few (-1: none)
     if kind == D_ARRANGE:
         n = arrangement_columns_nb(view, cand)
     elif kind == D_DRAW or kind == D_TAKE_UPCARD:
@@ -149,15 +154,17 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         # is after a draw.
         n = draw_columns_nb(view, kind, cand)
         if n == 2:  # (with the top not to be taken, the one column is answered below, unweighed)
-            reference = 0 if cont_fn(kind, view, own) == 1 else 1
+            reference = standing = 0 if cont_fn(kind, view, own) == 1 else 1
     else:
         # After a draw, the continuation's own discard is always the first way to play on: the sensible discards
         # rank by deadwood alone, and a search restricted to them would give up what it knows (safety, what the
         # opponent collects).
         n = candidates_nb(view, kind, max(max_continue, 1), cont_fn(D_DISCARD, view, own), cand)
-        reference = first_rollout_nb(cand, n)
-        if kind == D_KNOCK and margins[1] > 0:
-            reference = own_knock_column_nb(cand, n, cont_fn(D_KNOCK, view, own))
+        reference = standing = first_rollout_nb(cand, n)
+        if kind == D_KNOCK and (margins[1] > 0 or min_effective > 0):  # (else the continuation is not asked)
+            standing = own_knock_column_nb(cand, n, cont_fn(D_KNOCK, view, own))
+            if margins[1] > 0:
+                reference = standing
     if n == 0:
         return cont_fn(kind, view, own)
     if cand[n - 1, C_ACTION] == 0:  # a single action: nothing to weigh
@@ -200,7 +207,21 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
+    if standing >= 0 and effective_worlds_nb(weights) < min_effective:
+        return answer_nb(kind, view, cand[standing], memory)
     return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margins)], memory)
+
+
+@njit(cache=True)
+def effective_worlds_nb(weights):
+    """Kish's effective number of worlds, (sum w)^2 / sum w^2 over the worlds of positive weight (0 if none): how
+    many equally weighted worlds the weighted average is worth."""
+    total, squares = 0.0, 0.0
+    for w in weights:
+        if w > 0:
+            total += w
+            squares += w * w
+    return total * total / squares if squares > 0 else 0.0
 
 
 @njit(cache=True)

@@ -82,6 +82,6 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        # margins 0.0, the plain maximum: mc's choice as first measured
+        # margins 0.0 and no guard on the effective worlds, the plain maximum: mc's choice as first measured
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP))
+                            TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP), 0.0)

@@ -122,6 +122,9 @@ FAMILY = Family(
         Param("knock_margin", 1, 0, 10, "a knock replaces expert's playing on, or playing on expert's knock, only if "
                                         "it beats it by more than this many standard errors (0: the plain maximum)",
               integer=False),
+        Param("min_effective_worlds", 0, 0, 4096, "where the weights leave fewer effective worlds than this (Kish's "
+                                                  "(sum w)^2 / sum w^2), expert's answer stands (0: no such guard)",
+              integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
@@ -129,10 +132,10 @@ FAMILY = Family(
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN) = FAMILY.indexes(
+ KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin")
+    "slip", "knocker_holds", "knock_margin", "min_effective_worlds")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
 
 X = MC.EXPERT_MODULE
@@ -182,4 +185,4 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
                               opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
-                              (params[SLIP], knock_slip))
+                              (params[SLIP], knock_slip), params[MIN_EFFECTIVE_WORLDS])

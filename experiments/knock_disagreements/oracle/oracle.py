@@ -1,0 +1,86 @@
+"""oracle: search with the real opponent as its model, for measuring what a perfect opponent model is worth.
+
+``search``'s knock decisions, with the worlds weighted by, and the rollouts
+played by, the very panel member it faces (``member``, with that member's
+defaults) instead of ``expert`` or a knocker: the ceiling of any opponent
+model, and a test of the rest of the machinery (the worlds' prior, the
+noise). Not a player for real use: it is told who its opponent is.
+
+    python experiments/knock_disagreements/disagreements.py --player "oracle(member=counter)" --opponent counter
+"""
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from oklasim._kernels import mc_nb as M
+from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
+from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
+from oklasim._kernels.linking import decide_function
+from oklasim.strategies.registry import family_module, history_traits
+from oklasim.strategy_api import Family, Param, cache_depends_on, decide_kernel
+
+ROOT = Path(__file__).resolve().parents[3]
+FAMILIES, PANEL = ROOT / "oklasim" / "strategies" / "families", ROOT / "benchmarks" / "panel"
+MEMBERS = ("hunter", "snatcher", "wary", "sloppy", "counter")  # benchmarks/panel.py's, in its order
+MEMBER_FILES = tuple(PANEL / f"{name}.py" for name in MEMBERS)
+MEMBER_MODULES = tuple(family_module(path) for path in MEMBER_FILES)
+HUNTER, SNATCHER, WARY, SLOPPY, COUNTER = (decide_function(m.decide_nb) for m in MEMBER_MODULES)
+SEARCH = family_module(FAMILIES / "search.py")
+# Each member's defaults, a row per member (padded with zeros), and what each declares for weighing its play.
+MEMBER_DEFAULTS = np.zeros((len(MEMBERS), max(len(m.FAMILY.params) for m in MEMBER_MODULES)))
+for row, module in enumerate(MEMBER_MODULES):
+    MEMBER_DEFAULTS[row, : len(module.FAMILY.params)] = module.FAMILY.defaults()
+MEMBER_TRAITS = np.array([history_traits(m.FAMILY) for m in MEMBER_MODULES], dtype=np.int64)
+MC = family_module(FAMILIES / "mc.py")
+MODEL_TRAITS = MC.TRAITS  # by model code; the member's replace greedy's
+# mc_nb picks the opponent's function among three places by a code: the member plays in greedy's place.
+IN_GREEDYS_PLACE = M.CONTINUE_GREEDY
+MC_PARAMS = len(MC.FAMILY.params)
+SEARCH_DEFAULTS = SEARCH.FAMILY.defaults()
+ROULETTE, MARGIN = SEARCH_DEFAULTS[SEARCH.ROULETTE], SEARCH_DEFAULTS[SEARCH.MARGIN]  # as search plays
+
+FAMILY = Family(
+    name="oracle",
+    doc="search's knocks with the real panel member as the opponent model: what a perfect model is worth.",
+    params=(
+        Param.choice("member", "counter", MEMBERS, "the panel member it faces, and models"),
+        Param("samples", 4096, 1, 65536, "worlds drawn per searched decision"),
+        Param("knock_margin", 1, 0, 10, "as search's", integer=False),
+        Param("min_effective_worlds", 0, 0, 4096, "as search's", integer=False),
+    ),
+    delegates=(MC.FAMILY,),
+)
+MEMBER, SAMPLES, KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS = FAMILY.indexes(
+    "member", "samples", "knock_margin", "min_effective_worlds")
+
+with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES / "mc.py", *MEMBER_FILES):
+
+    @njit(cache=True)
+    def member_nb(code):
+        if code == 0:
+            return HUNTER()
+        if code == 1:
+            return SNATCHER()
+        if code == 2:
+            return WARY()
+        return SLOPPY() if code == 3 else COUNTER()
+
+    @decide_kernel()
+    def decide_nb(kind, view, params):
+        member = int(params[MEMBER])
+        as_mc = np.zeros(MC_PARAMS)
+        as_mc[M.P_SAMPLES] = params[SAMPLES]
+        as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
+        as_mc[M.P_OPPONENT] = IN_GREEDYS_PLACE
+        as_mc[M.P_PRIOR] = M.PRIOR_HISTORY
+        as_mc[M.P_WINDOW] = DEFAULT_WINDOW
+        as_mc[M.P_PLAYED_DRAWS] = DEFAULT_PLAYED_DRAWS
+        as_mc[M.P_ROULETTE] = ROULETTE
+        traits = MODEL_TRAITS.copy()
+        traits[IN_GREEDYS_PLACE] = MEMBER_TRAITS[member]
+        return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), member_nb(member), MC.EXPERT(), MC.FORCED(),
+                              MC.EXPERT_PARAMS, MEMBER_DEFAULTS[member].copy(), traits, MC.MEMORY,
+                              (MARGIN, params[KNOCK_MARGIN]),
+                              (DEFAULT_SLIP, DEFAULT_SLIP), params[MIN_EFFECTIVE_WORLDS])
