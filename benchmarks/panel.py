@@ -2,6 +2,7 @@
 
     python benchmarks/panel.py [--games 200] [--players expert,search] [--rules eaai] [--seed 49]
     python benchmarks/panel.py --games 4 --players expert --members hunter,sloppy   # a quick look
+    python benchmarks/panel.py --players "expert,oracle(member=sloppy)" --members sloppy --strategy-path benchmarks/oracle
 
 Issue 49: ``expert`` and ``search`` were tuned and measured mostly against
 oklasim's own families, which share their kit and habits. The panel in
@@ -73,12 +74,13 @@ class Pairing:
     deal_margins: np.ndarray = field(repr=False, compare=False)  # each deal's margin, its two games averaged
 
 
-def play_pairing(rules: Rules, player: str, member: str, deals: int, seed: int) -> Pairing:
-    """Every deal twice, the player in seat 0 and then in seat 1; the same ``seed`` deals both alike."""
+def play_pairing(rules: Rules, player: str, member: str, deals: int, seed: int, paths=(str(PANEL_DIR),)) -> Pairing:
+    """Every deal twice, the player in seat 0 and then in seat 1; the same ``seed`` deals both alike; strategies
+    are found in ``paths`` too."""
     wins, margins = np.zeros(deals, dtype=np.int64), []
     for seat in (0, 1):
         seats = [player, member] if seat == 0 else [member, player]
-        games = simulate(rules, strategies=seats, games=deals, seed=seed, extra_paths=[str(PANEL_DIR)]).games
+        games = simulate(rules, strategies=seats, games=deals, seed=seed, extra_paths=list(paths)).games
         games = games.sort("game")
         wins += (games["winner"] == seat).to_numpy()
         margins.append(games[f"total_{seat}"].to_numpy() - games[f"total_{1 - seat}"].to_numpy())
@@ -140,6 +142,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="eaai", help=f"a rules preset ({', '.join(PRESETS)}) or a TOML file "
                                                         "(default eaai)")
     parser.add_argument("--seed", type=int, default=49, help="the deals' seed, the same for every pairing")
+    parser.add_argument("--strategy-path", action="append", default=[], metavar="DIR",
+                        help="also find players in this folder of strategy files (repeatable), e.g. "
+                             "benchmarks/oracle")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -149,7 +154,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--rules {args.rules}: {error}")
     if rules.players != 2:
         parser.error("--rules: the panel plays two-player games")
-    players = parse_names(args.players, "--players", parser)
+    paths = (str(PANEL_DIR), *args.strategy_path)
+    players = parse_names(args.players, "--players", parser, paths)
     members = parse_names(args.members, "--members", parser, [str(PANEL_DIR)])
     unknown = [m for m in members if m not in MEMBERS]
     if unknown:
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         pairings = []
         for member in members:
             started = time.perf_counter()
-            pairing = play_pairing(rules, player, member, args.games, args.seed)
+            pairing = play_pairing(rules, player, member, args.games, args.seed, paths)
             pairings.append(pairing)
             print(f"{row(pairing, width)}  {time.perf_counter() - started:7.1f} s", flush=True)
         played.append(pairings)

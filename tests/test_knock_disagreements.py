@@ -17,7 +17,7 @@ from oklasim.strategies.registry import family_module
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "experiments" / "knock_disagreements" / "disagreements.py"
-ORACLE = ROOT / "experiments" / "knock_disagreements" / "oracle" / "oracle.py"
+ORACLE = ROOT / "benchmarks" / "oracle" / "oracle.py"
 
 
 def load_script():

@@ -199,6 +199,17 @@ def test_several_players_are_set_against_the_first_deal_by_deal():
     assert float(paired[1][2]) == pytest.approx(shares["simple"] - shares["expert"], abs=0.11)
 
 
+def test_players_are_found_in_the_strategy_paths_given():
+    command = [sys.executable, str(BENCHMARKS / "panel.py"), "--games", "1", "--players",
+               "expert,oracle(member=sloppy,samples=16)", "--members", "sloppy"]
+    refused = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert refused.returncode == 2 and "unknown strategy 'oracle'" in refused.stderr
+    done = subprocess.run([*command, "--strategy-path", str(BENCHMARKS / "oracle")], capture_output=True, text=True,
+                          timeout=900, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert any(line.split()[:2] == ["oracle(member=sloppy,samples=16)", "sloppy"] for line in done.stdout.splitlines())
+
+
 def test_a_bad_option_is_a_usage_error():
     done = subprocess.run([sys.executable, str(BENCHMARKS / "panel.py"), "--members", "simple"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)

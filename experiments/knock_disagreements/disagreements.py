@@ -33,9 +33,9 @@ from oklasim.sim.board import GameBoard
 from oklasim.strategies.registry import resolve
 from oklasim.table.referee import BotSeat
 
-HERE = Path(__file__).resolve().parent
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 # The outside panel's members resolve too, and ``oracle`` (search told who its opponent is).
-STRATEGY_PATHS = [str(HERE.parents[1] / "benchmarks" / "panel"), str(HERE / "oracle")]
+STRATEGY_PATHS = [str(BENCHMARKS / "panel"), str(BENCHMARKS / "oracle")]
 
 
 def seat(spec: str) -> BotSeat:

@@ -126,7 +126,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
     opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
     # Every seat's row, whichever function plays it: simple and greedy have no parameters, but a strategy passed in
-    # the place of one may (experiments/knock_disagreements/oracle).
+    # the place of one may (benchmarks/oracle).
     rollout_params[me, : expert_params.shape[0]] = expert_params
     for seat in range(MAX_SEATS):
         if seat != me:

@@ -19,7 +19,11 @@ same way, by ``knock_margin`` (1 by default; 0: the plain maximum): a knock
 replaces ``expert``'s playing on, and anything ``expert``'s knock, only when
 it beats it by that many standard errors. The opponent model is wrong
 against players unlike it, and a small gain it predicts is often its error
-(measured in ``experiments/knock_disagreements``). Worlds come from its own
+(measured in ``experiments/knock_disagreements``). With
+``min_effective_worlds`` above 0, a searched decision whose worlds' weights
+leave fewer effective worlds than that (Kish's (sum w)^2 / sum w^2) keeps
+``expert``'s answer: where the opponent's play fits a handful of worlds,
+their means and standard errors are noise. Worlds come from its own
 random stream, so any game replays from its seed. Two players only: with
 more it plays as ``expert``. Built on ``mc`` (the same machinery, with
 ``prior=history``): the opponent model and the continuation are expert.

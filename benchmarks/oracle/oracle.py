@@ -4,9 +4,11 @@
 played by, the very panel member it faces (``member``, with that member's
 defaults) instead of ``expert`` or a knocker: the ceiling of any opponent
 model, and a test of the rest of the machinery (the worlds' prior, the
-noise). Not a player for real use: it is told who its opponent is.
+noise). Not a player for real use: it is told who its opponent is; a
+measurement, as ``benchmarks/panel.py`` is, never a tuning target.
 
     python experiments/knock_disagreements/disagreements.py --player "oracle(member=counter)" --opponent counter
+    python benchmarks/panel.py --players "expert,oracle(member=counter)" --members counter --strategy-path benchmarks/oracle
 """
 
 from pathlib import Path
@@ -21,7 +23,7 @@ from oklasim._kernels.linking import decide_function
 from oklasim.strategies.registry import family_module, history_traits
 from oklasim.strategy_api import Family, Param, cache_depends_on, decide_kernel
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 FAMILIES, PANEL = ROOT / "oklasim" / "strategies" / "families", ROOT / "benchmarks" / "panel"
 MEMBERS = ("hunter", "snatcher", "wary", "sloppy", "counter")  # benchmarks/panel.py's, in its order
 MEMBER_FILES = tuple(PANEL / f"{name}.py" for name in MEMBERS)
