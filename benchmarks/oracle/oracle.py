@@ -1,6 +1,7 @@
 """oracle: search with the real opponent as its model, for measuring what a perfect opponent model is worth.
 
-``search``'s knock decisions, with the worlds weighted by, and the rollouts
+``search``'s knock decisions (and its discards and draws, with ``discards``
+and ``draws``), with the worlds weighted by, and the rollouts
 played by, the very panel member it faces (``member``, with that member's
 defaults) instead of ``expert`` or a knocker: the ceiling of any opponent
 model, and a test of the rest of the machinery (the worlds' prior, the
@@ -49,13 +50,15 @@ FAMILY = Family(
     params=(
         Param.choice("member", "counter", MEMBERS, "the panel member it faces, and models"),
         Param("samples", 4096, 1, 65536, "worlds drawn per searched decision"),
+        Param("discards", 0, 0, 11, "as search's: discards searched at each discard (0 or 1: expert's own)"),
+        Param("draws", 0, 0, 1, "as search's: 1 = the draws searched too"),
         Param("knock_margin", 1, 0, 10, "as search's", integer=False),
         Param("min_effective_worlds", 0, 0, 4096, "as search's", integer=False),
     ),
     delegates=(MC.FAMILY,),
 )
-MEMBER, SAMPLES, KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS = FAMILY.indexes(
-    "member", "samples", "knock_margin", "min_effective_worlds")
+MEMBER, SAMPLES, DISCARDS, DRAWS, KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS = FAMILY.indexes(
+    "member", "samples", "discards", "draws", "knock_margin", "min_effective_worlds")
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES / "mc.py", *MEMBER_FILES):
 
@@ -74,6 +77,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES /
         member = int(params[MEMBER])
         as_mc = np.zeros(MC_PARAMS)
         as_mc[M.P_SAMPLES] = params[SAMPLES]
+        as_mc[M.P_DISCARDS] = params[DISCARDS]
+        as_mc[M.P_DRAWS] = params[DRAWS]
         as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
         as_mc[M.P_OPPONENT] = IN_GREEDYS_PLACE
         as_mc[M.P_PRIOR] = M.PRIOR_HISTORY
