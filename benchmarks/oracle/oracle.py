@@ -30,14 +30,15 @@ MEMBERS = ("hunter", "snatcher", "wary", "sloppy", "counter")  # benchmarks/pane
 MEMBER_FILES = tuple(PANEL / f"{name}.py" for name in MEMBERS)
 MEMBER_MODULES = tuple(family_module(path) for path in MEMBER_FILES)
 HUNTER, SNATCHER, WARY, SLOPPY, COUNTER = (decide_function(m.decide_nb) for m in MEMBER_MODULES)
-SEARCH = family_module(FAMILIES / "search.py")
 # Each member's defaults, a row per member (padded with zeros), and what each declares for weighing its play.
 MEMBER_DEFAULTS = np.zeros((len(MEMBERS), max(len(m.FAMILY.params) for m in MEMBER_MODULES)))
 for row, module in enumerate(MEMBER_MODULES):
     MEMBER_DEFAULTS[row, : len(module.FAMILY.params)] = module.FAMILY.defaults()
 MEMBER_TRAITS = np.array([history_traits(m.FAMILY) for m in MEMBER_MODULES], dtype=np.int64)
-MC = family_module(FAMILIES / "mc.py")
-MODEL_TRAITS = MC.TRAITS  # by model code; the member's replace greedy's
+MC, SEARCH = family_module(FAMILIES / "mc.py"), family_module(FAMILIES / "search.py")
+# By model code, the member's to replace greedy's; a global of its own, as numba cannot call a method on a module's
+# attribute inside the kernel.
+MODEL_TRAITS = MC.TRAITS
 # mc_nb picks the opponent's function among three places by a code: the member plays in greedy's place.
 IN_GREEDYS_PLACE = M.CONTINUE_GREEDY
 MC_PARAMS = len(MC.FAMILY.params)
