@@ -41,7 +41,6 @@ MC, SEARCH = family_module(FAMILIES / "mc.py"), family_module(FAMILIES / "search
 MODEL_TRAITS = MC.TRAITS
 # mc_nb picks the opponent's function among three places by a code: the member plays in greedy's place.
 IN_GREEDYS_PLACE = M.CONTINUE_GREEDY
-MC_PARAMS = len(MC.FAMILY.params)
 SEARCH_DEFAULTS = SEARCH.FAMILY.defaults()
 ROULETTE, MARGIN = SEARCH_DEFAULTS[SEARCH.ROULETTE], SEARCH_DEFAULTS[SEARCH.MARGIN]  # as search plays
 
@@ -76,16 +75,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES /
     @decide_kernel()
     def decide_nb(kind, view, params):
         member = int(params[MEMBER])
-        as_mc = np.zeros(MC_PARAMS)
-        as_mc[M.P_SAMPLES] = params[SAMPLES]
-        as_mc[M.P_DISCARDS] = params[DISCARDS]
-        as_mc[M.P_DRAWS] = params[DRAWS]
-        as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
-        as_mc[M.P_OPPONENT] = IN_GREEDYS_PLACE
-        as_mc[M.P_PRIOR] = M.PRIOR_HISTORY
-        as_mc[M.P_WINDOW] = DEFAULT_WINDOW
-        as_mc[M.P_PLAYED_DRAWS] = DEFAULT_PLAYED_DRAWS
-        as_mc[M.P_ROULETTE] = ROULETTE
+        as_mc = M.history_search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], IN_GREEDYS_PLACE,
+                                           DEFAULT_WINDOW, DEFAULT_PLAYED_DRAWS, ROULETTE)
         traits = MODEL_TRAITS.copy()
         traits[IN_GREEDYS_PLACE] = MEMBER_TRAITS[member]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), member_nb(member), MC.EXPERT(), MC.FORCED(),

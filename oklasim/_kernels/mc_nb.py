@@ -54,6 +54,7 @@ P_PRIOR = 5
 P_WINDOW = 6
 P_PLAYED_DRAWS = 7
 P_ROULETTE = 8
+N_PARAMS = 9  # all of mc's parameters: the P_* places above and no others
 EXACT_WORLDS = 32  # worlds weighed exactly before the roulette's cutoff is set from the heaviest of them
 
 
@@ -77,6 +78,23 @@ def answer_nb(kind, view, column, memory):
 
 CONTINUE_SIMPLE, CONTINUE_GREEDY, CONTINUE_EXPERT = 0, 1, 2  # codes of mc's continuation and opponent
 PRIOR_UNIFORM, PRIOR_PLAYED, PRIOR_LATEST_TURN, PRIOR_HISTORY = 0, 1, 2, 3  # codes of mc's prior
+
+
+@njit(cache=True)
+def history_search_params_nb(samples, discards, draws, opponent, window, played_draws, roulette):
+    """mc's parameters for a search as ``search`` makes it: expert playing on, the opponent's rollouts played by the
+    function in place ``opponent``, the worlds weighted by the hand's log (the history prior)."""
+    params = np.zeros(N_PARAMS)
+    params[P_SAMPLES] = samples
+    params[P_DISCARDS] = discards
+    params[P_DRAWS] = draws
+    params[P_CONTINUATION] = CONTINUE_EXPERT
+    params[P_OPPONENT] = opponent
+    params[P_PRIOR] = PRIOR_HISTORY
+    params[P_WINDOW] = window
+    params[P_PLAYED_DRAWS] = played_draws
+    params[P_ROULETTE] = roulette
+    return params
 
 
 @njit(cache=True)

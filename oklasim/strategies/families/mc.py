@@ -75,8 +75,8 @@ MEMORY = FAMILY.memory_start
 PLACES = {"samples": M.P_SAMPLES, "discards": M.P_DISCARDS, "draws": M.P_DRAWS, "continuation": M.P_CONTINUATION,
           "opponent": M.P_OPPONENT, "prior": M.P_PRIOR, "window": M.P_WINDOW, "played_draws": M.P_PLAYED_DRAWS,
           "roulette": M.P_ROULETTE}
-if FAMILY.indexes(*PLACES) != tuple(PLACES.values()):
-    raise OklasimError(f"mc_nb's parameter places {PLACES} are not mc's declared order")
+if FAMILY.indexes(*PLACES) != tuple(PLACES.values()) or len(FAMILY.params) != M.N_PARAMS:
+    raise OklasimError(f"mc_nb's parameter places {PLACES} (and N_PARAMS) are not mc's declared parameters")
 
 with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
 

@@ -84,7 +84,6 @@ from oklasim.strategy_api import (
 
 HERE = Path(__file__).resolve().parent
 MC = family_module(HERE / "mc.py")
-MC_PARAMS = len(MC.FAMILY.params)  # the length of the parameters search hands mc
 
 FAMILY = Family(
     name="search",
@@ -176,16 +175,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        as_mc = np.zeros(MC_PARAMS)
-        as_mc[M.P_SAMPLES] = params[SAMPLES]
-        as_mc[M.P_DISCARDS] = params[DISCARDS]
-        as_mc[M.P_DRAWS] = params[DRAWS]
-        as_mc[M.P_CONTINUATION] = M.CONTINUE_EXPERT
-        as_mc[M.P_OPPONENT] = M.CONTINUE_EXPERT
-        as_mc[M.P_PRIOR] = M.PRIOR_HISTORY
-        as_mc[M.P_WINDOW] = params[WINDOW]
-        as_mc[M.P_PLAYED_DRAWS] = params[PLAYED_DRAWS]
-        as_mc[M.P_ROULETTE] = params[ROULETTE]
+        as_mc = M.history_search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.CONTINUE_EXPERT,
+                                           params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
         opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
                               opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
