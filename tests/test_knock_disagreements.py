@@ -101,20 +101,41 @@ def test_the_oracle_knows_every_panel_member_with_its_defaults():
         assert not oracle.MEMBER_DEFAULTS[row, width:].any()
 
 
-def test_the_oracle_weighs_by_the_member_it_is_told():
-    """Told one member or another, the same knock decisions get different answers somewhere: the model is the
-    member's (in mc_nb's greedy place, with its parameters), not a fixed one."""
+def knock_answers_compared(first, second, games=4):
+    """Two specs' answers at the knock decisions of expert's seat 0 against counter: (decisions, how many differ)."""
     script = load_script()
-    as_counter, as_hunter = (script.seat(f"oracle(member={m},samples=128,knock_margin=0)") for m in ("counter", "hunter"))
+    first, second = script.seat(first), script.seat(second)
     expert, counter = script.seat("expert"), script.seat("counter")
     differ = knocks = 0
-    for game in range(4):
+    for game in range(games):
         board = GameBoard(Rules.preset("eaai"), 900, game, events=False)
         while (asked := board.next_decision()) is not None:
             seat, kind = asked
             view = board.view(seat)
             if seat == 0 and kind == L.D_KNOCK:
                 knocks += 1
-                differ += as_counter.decide(kind, view.copy()) != as_hunter.decide(kind, view.copy())
+                differ += first.decide(kind, view.copy()) != second.decide(kind, view.copy())
             board.apply(seat, kind, (expert if seat == 0 else counter).decide(kind, view))
+    return knocks, differ
+
+
+def test_the_oracle_weighs_by_the_member_it_is_told():
+    """Told one member or another, the same knock decisions get different answers somewhere: the model is the
+    member's (in mc_nb's greedy place, with its parameters), not a fixed one."""
+    knocks, differ = knock_answers_compared("oracle(member=counter,samples=128,knock_margin=0)",
+                                            "oracle(member=hunter,samples=128,knock_margin=0)")
+    assert knocks >= 10 and differ > 0
+
+
+def test_the_oracles_control_is_search_modelling_expert():
+    """model=expert puts expert back in the member's place: search's own model 0, answer for answer."""
+    knocks, differ = knock_answers_compared("oracle(member=counter,samples=128,model=expert)",
+                                            "search(samples=128,model=0)")
+    assert knocks >= 10 and differ == 0
+
+
+def test_the_oracle_without_weights_answers_otherwise():
+    """weighs=0 leaves the opponent's play this hand out of the worlds: some knock answers change."""
+    knocks, differ = knock_answers_compared("oracle(member=counter,samples=128,knock_margin=0)",
+                                            "oracle(member=counter,samples=128,knock_margin=0,weighs=0)")
     assert knocks >= 10 and differ > 0

@@ -8,6 +8,11 @@ model, and a test of the rest of the machinery (the worlds' prior, the
 noise). Not a player for real use: it is told who its opponent is; a
 measurement, as ``benchmarks/panel.py`` is, never a tuning target.
 
+By ablation: ``model=expert`` puts ``expert`` back in the member's place (the
+control, ``search(model=0)``); ``weighs=0`` leaves the worlds unweighted by the
+opponent's play this hand, drawn as its played cards alone shape them. With
+both, the member's share of the rollouts and of the weights shows apart.
+
     python experiments/knock_disagreements/disagreements.py --player "oracle(member=counter)" --opponent counter
     python benchmarks/panel.py --players "expert,oracle(member=counter)" --members counter --strategy-path benchmarks/oracle
 """
@@ -36,13 +41,14 @@ for row, module in enumerate(MEMBER_MODULES):
     MEMBER_DEFAULTS[row, : len(module.FAMILY.params)] = module.FAMILY.defaults()
 MEMBER_TRAITS = np.array([history_traits(m.FAMILY) for m in MEMBER_MODULES], dtype=np.int64)
 MC, SEARCH = family_module(FAMILIES / "mc.py"), family_module(FAMILIES / "search.py")
-# By model code, the member's to replace greedy's; a global of its own, as numba cannot call a method on a module's
-# attribute inside the kernel.
-MODEL_TRAITS = MC.TRAITS
+# By model code, the member's to replace greedy's, and expert's parameters (copied for the model): globals of their own,
+# as numba cannot call a method on a module's attribute inside the kernel.
+MODEL_TRAITS, EXPERT_PARAMS = MC.TRAITS, MC.EXPERT_PARAMS
 # mc_nb picks the opponent's function among three places by a code: the member plays in greedy's place.
 IN_GREEDYS_PLACE = M.CONTINUE_GREEDY
 SEARCH_DEFAULTS = SEARCH.FAMILY.defaults()
 ROULETTE, MARGIN = SEARCH_DEFAULTS[SEARCH.ROULETTE], SEARCH_DEFAULTS[SEARCH.MARGIN]  # as search plays
+MODELS = ("member", "expert")
 
 FAMILY = Family(
     name="oracle",
@@ -54,11 +60,16 @@ FAMILY = Family(
         Param("draws", 0, 0, 1, "as search's: 1 = the draws searched too"),
         Param("knock_margin", 1, 0, 10, "as search's", integer=False),
         Param("min_effective_worlds", 0, 0, 4096, "as search's", integer=False),
+        Param.choice("model", "member", MODELS, "who weighs the worlds and plays the opponent's side of the "
+                                                "rollouts: the member faced, or expert (the control: search(model=0))"),
+        Param("weighs", 1, 0, 1, "1: the worlds weighted by the opponent's play this hand, as search's; 0: drawn as "
+                                 "its played cards alone shape them (the share of the weights, by ablation)"),
     ),
     delegates=(MC.FAMILY,),
 )
-MEMBER, SAMPLES, DISCARDS, DRAWS, KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS = FAMILY.indexes(
-    "member", "samples", "discards", "draws", "knock_margin", "min_effective_worlds")
+MEMBER, SAMPLES, DISCARDS, DRAWS, KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, MODEL, WEIGHS = FAMILY.indexes(
+    "member", "samples", "discards", "draws", "knock_margin", "min_effective_worlds", "model", "weighs")
+BY_MEMBER = MODELS.index("member")
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES / "mc.py", *MEMBER_FILES):
 
@@ -75,11 +86,15 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES /
     @decide_kernel()
     def decide_nb(kind, view, params):
         member = int(params[MEMBER])
-        as_mc = M.history_search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], IN_GREEDYS_PLACE,
-                                           DEFAULT_WINDOW, DEFAULT_PLAYED_DRAWS, ROULETTE)
+        opponent, modelled = M.CONTINUE_EXPERT, EXPERT_PARAMS.copy()
+        if params[MODEL] == BY_MEMBER:
+            opponent, modelled = IN_GREEDYS_PLACE, MEMBER_DEFAULTS[member].copy()
+        prior = M.PRIOR_HISTORY if params[WEIGHS] == 1 else M.PRIOR_PLAYED
+        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], opponent, prior, DEFAULT_WINDOW,
+                                   DEFAULT_PLAYED_DRAWS, ROULETTE)
         traits = MODEL_TRAITS.copy()
         traits[IN_GREEDYS_PLACE] = MEMBER_TRAITS[member]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), member_nb(member), MC.EXPERT(), MC.FORCED(),
-                              MC.EXPERT_PARAMS, MEMBER_DEFAULTS[member].copy(), traits, MC.MEMORY,
+                              EXPERT_PARAMS, modelled, traits, MC.MEMORY,
                               (MARGIN, params[KNOCK_MARGIN]),
                               (DEFAULT_SLIP, DEFAULT_SLIP), params[MIN_EFFECTIVE_WORLDS])

@@ -175,8 +175,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        as_mc = M.history_search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.CONTINUE_EXPERT,
-                                           params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
+        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.CONTINUE_EXPERT,
+                                   M.PRIOR_HISTORY, params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
         opponent, knock_slip = opponent_model_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
                               opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
