@@ -5,6 +5,7 @@ import numpy as np
 from oklasim._kernels import layout as L
 from oklasim.analysis.match import match
 from oklasim.game.rules import Rules
+from oklasim.sim.board import GameBoard
 from oklasim.sim.engine import simulate
 from oklasim.strategies.registry import resolve
 
@@ -120,3 +121,65 @@ def test_search_can_model_the_opponent_by_a_knock_timing_fitted_to_the_showdowns
                                                X.HOLDER_MAX_UNDERCUT_RISK])
     assert (fitted[plain] == S.MC.EXPERT_PARAMS[plain]).all()  # the rest is expert's
     assert (S.opponent_model_nb(view, resolve("search(model=0)").vector())[0] == S.MC.EXPERT_PARAMS).all()
+
+
+def test_the_mixtures_prior_is_the_showdowns_holding_chance_split_by_plain_share():
+    """model=3: expert and the knocker, full and plain, their prior chances the holding chance (as model 1 reads it)
+    and one minus it, split by plain_share; the plain rows carry expert_plain's weights and nothing else differs."""
+    from oklasim.strategies.families import expert as X
+    from oklasim.strategies.families import search as S
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    params = resolve("search(model=3,plain_share=0.2)").vector()
+    models, prior, slip = S.opponent_models_nb(view, params)
+    assert np.allclose(prior, [0.4, 0.4, 0.1, 0.1])  # no showdown: holding_prior 0.5
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: holding 1 of 4
+    models, prior, slip = S.opponent_models_nb(view, params)
+    assert np.allclose(prior, [0.2, 0.6, 0.05, 0.15]) and slip == dict(resolve("search").values)["slip"]
+    assert (models[0] == S.MC.EXPERT_PARAMS).all() and (models[1] == S.KNOCKER_PARAMS).all()
+    plain = list(X.FAMILY.indexes(*X.FAMILY.presets["expert_plain"]))
+    assert (models[2:, plain] == 0).all() and not (models[:2, plain] == 0).all()
+    rest = np.delete(np.arange(models.shape[1]), plain)
+    assert (models[2:, rest] == models[:2, rest]).all()
+    single, one, _ = S.opponent_models_nb(view, resolve("search").vector())  # models 0 to 2: one row, chance 1
+    assert single.shape == (1, models.shape[1]) and (single[0] == S.KNOCKER_PARAMS).all() and one.tolist() == [1.0]
+
+
+def test_the_worlds_are_split_among_the_models_by_their_prior():
+    """Each model's block of worlds is its share of the samples (largest remainders; none for a chance of 0), and
+    its scale (chance over share) makes the stratified weighted average the mixture's."""
+    from oklasim._kernels.mc_nb import model_blocks_nb
+
+    bounds, scales = model_blocks_nb(np.array([0.5, 0.25, 0.0, 0.25]), 10)
+    assert bounds.tolist() == [0, 5, 8, 8, 10] or bounds.tolist() == [0, 5, 7, 7, 10]
+    sizes = np.diff(bounds)
+    assert np.allclose(scales[sizes > 0] * sizes[sizes > 0], np.array([0.5, 0.25, 0.25]) * 10) and scales[2] == 0
+    bounds, scales = model_blocks_nb(np.array([2.0, 1.0, 1.0]), 4096)  # chances need not sum to 1
+    assert bounds.tolist() == [0, 2048, 3072, 4096] and np.allclose(scales, 1.0)
+    bounds, scales = model_blocks_nb(np.ones(1), 96)
+    assert bounds.tolist() == [0, 96] and scales.tolist() == [1.0]
+
+
+def test_a_mixture_that_holds_one_model_plays_as_that_model():
+    """With every chance on expert (no showdown seen, holding_prior 1, plain_share 0) the mixture draws and weighs
+    the very worlds of model 0, roulette and all: the same answer at every knock decision. With its defaults it
+    answers otherwise somewhere."""
+    expert = resolve("expert")
+    specs = ("search(samples=96,model=0)", "search(samples=96,model=3,holding_prior=1,plain_share=0)",
+             "search(samples=96,model=3,knock_margin=0)")
+    searched = [resolve(spec) for spec in specs]
+    answers = []
+    for game in range(3):
+        board = GameBoard(Rules.preset("eaai"), 900, game, events=False)
+        while (asked := board.next_decision()) is not None:
+            seat, kind = asked
+            view = board.view(seat)
+            if seat == 0 and kind == L.D_KNOCK:
+                unseen = view.copy()
+                unseen[L.V_STYLE : L.V_STYLE_END] = 0  # no showdown seen: the holding chance is its prior
+                answers.append([s.decide(kind, unseen.copy(), s.vector()) for s in searched])
+            board.apply(seat, kind, expert.decide(kind, view, expert.vector()))
+    assert len(answers) >= 10
+    assert all(a[0] == a[1] for a in answers)
+    assert any(a[0] != a[2] for a in answers)

@@ -106,8 +106,8 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 
 @njit(cache=True)
-def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_params,
-                 traits, memory, margins, slips, min_effective):
+def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_models,
+                 model_prior, traits, memory, margins, slips, min_effective):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -117,7 +117,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     strategy draws), the continuation strategy and the opponent model (0 = simple,
     1 = greedy, 2 = expert: the functions passed in those places, the
     deciding seat's playing with ``expert_params`` and the opponent's with
-    ``opponent_params``),
+    a row of ``opponent_models``: a mixture, row k with the prior chance
+    ``model_prior[k]``, its worlds split among the rows in those shares,
+    each weighed by and played with its row: ``model_blocks_nb``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
     turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
@@ -140,16 +142,13 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     cannot see (0: no such guard).
     """
     me = view[V_SEAT]
-    width = max(expert_params.shape[0], opponent_params.shape[0])
+    width = max(expert_params.shape[0], opponent_models.shape[1])
     rollout_params = np.zeros((MAX_SEATS, width), dtype=np.float64)
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
     opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
     # Every seat's row, whichever function plays it: simple and greedy have no parameters, but a strategy passed in
     # the place of one may (benchmarks/oracle).
     rollout_params[me, : expert_params.shape[0]] = expert_params
-    for seat in range(MAX_SEATS):
-        if seat != me:
-            rollout_params[seat, : opponent_params.shape[0]] = opponent_params
     own = rollout_params[me]
     if view[V_PLAYERS] != 2:  # the worlds and the showdown assume one opponent
         return cont_fn(kind, view, own)
@@ -212,23 +211,79 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
             evidence = (turns, snapshots, slips, model_traits)
-    # The first worlds weighed exactly; with ``roulette``, the others below that share of the heaviest of them by
-    # Russian roulette (unbiased): most worlds the history rules out are then dropped unplayed, for the same time.
-    exact = samples if params[P_ROULETTE] == 0 else min(EXACT_WORLDS, samples)
+    # The first worlds of each model's block weighed exactly (EXACT_WORLDS in all); with ``roulette``, the others
+    # below that share of the heaviest of them by Russian roulette (unbiased): most worlds the history rules out are
+    # then dropped unplayed, for the same time.
+    bounds, scales = model_blocks_nb(model_prior, samples)
+    exact = bounds.copy()
+    if params[P_ROULETTE] > 0:
+        for k in range(model_prior.shape[0]):
+            size = bounds[k + 1] - bounds[k]
+            exact[k + 1] = bounds[k] + min((EXACT_WORLDS * size + samples - 1) // samples, size)
     weights = np.zeros(samples, dtype=np.float64)
-    strategies = Strategies(params=rollout_params, me_fn=cont_fn, opp_fn=opp_fn, forced_fn=forced_fn)
     question = Question(view, kind, cand, n, active, game_mode=0)  # the points of the hand alone
-    weighed_exactly = Sampling(key, prior, evidence, cutoff=0.0, guide=no_guide_nb(), repeats=1)
-    error = run_samples_nb(strategies, question, weighed_exactly, 0, exact, out[:exact], weights[:exact], status)
-    if not error and exact < samples:
-        cutoff = params[P_ROULETTE] * weights[:exact].max()
-        roulette = Sampling(key, prior, evidence, cutoff=cutoff, guide=no_guide_nb(), repeats=1)
-        error = run_samples_nb(strategies, question, roulette, exact, samples, out[exact:], weights[exact:], status)
+    functions = (cont_fn, opp_fn, forced_fn)
+    error = run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence, 0.0,
+                                bounds[:-1], exact[1:], scales, out, weights, status)
+    if not error and params[P_ROULETTE] > 0:
+        cutoff = params[P_ROULETTE] * weights.max()  # (the worlds not weighed yet weigh 0)
+        error = run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence,
+                                    cutoff, exact[1:], bounds[1:], scales, out, weights, status)
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
     if standing >= 0 and effective_worlds_nb(weights) < min_effective:
         return answer_nb(kind, view, cand[standing], memory)
     return answer_nb(kind, view, cand[best_column_nb(out, weights, cand, n, reference, margins)], memory)
+
+
+@njit(cache=True)
+def model_blocks_nb(model_prior, samples):
+    """The worlds of each opponent model: block k is worlds ``bounds[k] .. bounds[k + 1] - 1``, its share of the
+    ``samples`` its prior chance (largest remainders), and ``scales[k]`` (its chance over its share) turns the
+    weights of its worlds into the mixture's: stratified by model, the weighted average is the mixture's."""
+    n_models = model_prior.shape[0]
+    total = model_prior.sum()
+    sizes = np.zeros(n_models, dtype=np.int64)
+    remainders = np.zeros(n_models, dtype=np.float64)
+    for k in range(n_models):
+        share = model_prior[k] / total * samples
+        sizes[k] = int64(share)
+        remainders[k] = share - sizes[k]
+    for k in np.argsort(-remainders)[: samples - sizes.sum()]:
+        sizes[k] += 1
+    bounds = np.zeros(n_models + 1, dtype=np.int64)
+    scales = np.zeros(n_models, dtype=np.float64)
+    for k in range(n_models):
+        bounds[k + 1] = bounds[k] + sizes[k]
+        if sizes[k] > 0:
+            scales[k] = model_prior[k] / total * samples / sizes[k]
+    return bounds, scales
+
+
+@njit(cache=True)
+def run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence, cutoff, starts,
+                        ends, scales, out, weights, status):
+    """Weigh and play worlds ``starts[k] .. ends[k] - 1`` of each model k with its row of ``opponent_models`` for
+    the opponent (``functions``: the continuation's, the opponent's and the forced first decisions'), the roulette's
+    ``cutoff`` on the mixture's weights (0: none), and scale their weights by ``scales[k]``; returns a status."""
+    me = question.seat_view[V_SEAT]
+    cont_fn, opp_fn, forced_fn = functions
+    for k in range(opponent_models.shape[0]):
+        lo, hi = starts[k], ends[k]
+        if hi <= lo:
+            continue
+        for seat in range(MAX_SEATS):
+            if seat != me:
+                rollout_params[seat, : opponent_models.shape[1]] = opponent_models[k]
+        strategies = Strategies(params=rollout_params, me_fn=cont_fn, opp_fn=opp_fn, forced_fn=forced_fn)
+        sampling = Sampling(key, prior, evidence, cutoff=cutoff / scales[k], guide=no_guide_nb(), repeats=1)
+        error = run_samples_nb(strategies, question, sampling, lo, hi, out[lo:hi], weights[lo:hi], status)
+        if error:
+            return error
+        for s in range(lo, hi):
+            if weights[s] > 0:
+                weights[s] *= scales[k]
+    return 0
 
 
 @njit(cache=True)

@@ -36,6 +36,7 @@ EXPERT = decide_function(EXPERT_MODULE.decide_nb)
 FORCED = decide_function(forced_nb)
 # expert plays the rollouts with its defaults (a constant array frozen into the compiled code).
 EXPERT_PARAMS = EXPERT_MODULE.FAMILY.defaults()
+EXPERT_MODEL = np.ascontiguousarray(EXPERT_PARAMS[np.newaxis])  # as the only opponent model: one row
 # What each opponent model's family declares, by model code, for weighing its latest turn (prior latest_turn).
 TRAITS = np.array([history_traits(m.FAMILY) for m in (SIMPLE_MODULE, GREEDY_MODULE, EXPERT_MODULE)], dtype=np.int64)
 
@@ -83,5 +84,5 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     @decide_kernel()
     def decide_nb(kind, view, params):
         # margins 0.0 and no guard on the effective worlds, the plain maximum: mc's choice as first measured
-        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_PARAMS,
-                            TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP), 0.0)
+        return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_MODEL,
+                            np.ones(1), TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP), 0.0)

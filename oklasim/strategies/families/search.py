@@ -56,6 +56,15 @@ worth ``timing_weight`` showdowns, knocks whenever legal up to
 ``timing_switch`` draws and after them with deadwood up to
 ``timing_threshold``. Measured no better than the style switch: within one
 game the showdowns show too little to move the fit far (docs/results.md).
+``model=3`` models it as a mixture of four players, each world drawn for
+one of them in proportion to its prior chance and weighed by its play:
+``expert`` and ``expert`` knocking whenever legal (their chances the
+showdowns' chance of holding, as ``model=1`` reads it, and one minus it),
+each with its look-ahead, danger and gin weights or without them
+(``expert_plain``: a player that throws its worst card and thinks no
+further; chance ``plain_share``). The opponent's play this hand then
+weighs the four apart, and the rollouts of each world are played by the
+one drawn for it.
 ``model=0`` models the opponent as ``expert`` throughout.
 
 The advisor's calibration of the history model (the window, the played
@@ -109,8 +118,9 @@ FAMILY = Family(
         Param("margin", 2, 0, 10, "with discards or draws: another discard or draw replaces expert's only if it "
                                   "beats it by more than this many standard errors (paired, over the worlds)",
               integer=False),
-        Param("model", 1, 0, 2, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
-                                "(knocker_below), 2 expert with a knock timing fitted to the showdowns"),
+        Param("model", 1, 0, 3, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
+                                "(knocker_below), 2 expert with a knock timing fitted to the showdowns, 3 a mixture "
+                                "of expert and a knocker, each full or plain, weighed by the opponent's play"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
                                                       "opponent knocks whenever legal"),
         Param("timing_threshold", 0, 0, MAX_KNOCK_THRESHOLD, "model 2 before any showdown: the most deadwood it "
@@ -128,6 +138,8 @@ FAMILY = Family(
         Param("min_effective_worlds", 0, 0, 4096, "where the weights leave fewer effective worlds than this (Kish's "
                                                   "(sum w)^2 / sum w^2), expert's answer stands (0: no such guard)",
               integer=False),
+        Param("plain_share", 0.5, 0, 1, "model 3: the prior chance the opponent plays as expert_plain (no look-ahead, "
+                                        "danger or gin weights) rather than with them", integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
@@ -135,11 +147,11 @@ FAMILY = Family(
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS) = FAMILY.indexes(
+ KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin", "min_effective_worlds")
-MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING = 0, 1, 2
+    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share")
+MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE = 0, 1, 2, 3
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -154,12 +166,28 @@ for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
     timed[[X.GIN_AFTER_DRAWS, X.HOLDER_GIN_AFTER_DRAWS]] = X.NEVER
     timed[[X.LATE_THRESHOLD, X.HOLDER_LATE_THRESHOLD]] = threshold
     timed[[X.MAX_UNDERCUT_RISK, X.HOLDER_MAX_UNDERCUT_RISK]] = 1
+# model 3's players, a row each: expert, the knocker, and both plain (expert_plain's weights).
+PLAIN = X.FAMILY.presets["expert_plain"]
+MIXTURE = np.array([MC.EXPERT_PARAMS, KNOCKER_PARAMS, MC.EXPERT_PARAMS, KNOCKER_PARAMS])
+MIXTURE[2:, list(X.FAMILY.indexes(*PLAIN))] = list(PLAIN.values())
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
 
     @njit(cache=True)
+    def opponent_models_nb(view, params):
+        """The opponent models, by the model chosen: expert's parameters for the opponent in the worlds and
+        rollouts, a row per model, their prior chances, and the slip at knock decisions."""
+        if params[MODEL] == MODEL_MIXTURE:
+            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+            full, plain = 1 - params[PLAIN_SHARE], params[PLAIN_SHARE]
+            prior = np.array([holding * full, (1 - holding) * full, holding * plain, (1 - holding) * plain])
+            return MIXTURE, prior, params[SLIP]
+        opponent, knock_slip = opponent_model_nb(view, params)
+        return opponent.reshape(1, -1), np.ones(1), knock_slip
+
+    @njit(cache=True)
     def opponent_model_nb(view, params):
-        """The opponent model, by the model chosen: expert's parameters for the opponent in the worlds and rollouts,
+        """The opponent model of models 0 to 2: expert's parameters for the opponent in the worlds and rollouts,
         and its slip at knock decisions (with knocker_holds, a knocker's is the chance the showdowns show it holding
         hands it could knock with: a player that knocks early and holds later is no plain knocker)."""
         if params[MODEL] == MODEL_TIMING:
@@ -177,7 +205,7 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
     def decide_nb(kind, view, params):
         as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.CONTINUE_EXPERT,
                                    M.PRIOR_HISTORY, params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
-        opponent, knock_slip = opponent_model_nb(view, params)
+        models, prior, knock_slip = opponent_models_nb(view, params)
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              opponent, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
+                              models, prior, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
                               (params[SLIP], knock_slip), params[MIN_EFFECTIVE_WORLDS])
