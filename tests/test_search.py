@@ -183,3 +183,23 @@ def test_a_mixture_that_holds_one_model_plays_as_that_model():
     assert len(answers) >= 10
     assert all(a[0] == a[1] for a in answers)
     assert any(a[0] != a[2] for a in answers)
+
+
+def test_the_rulebook_mixture_crosses_three_timings_two_pickups_and_two_discard_habits():
+    """model=4: twelve distinct rulebook players, the timings' prior chances one minus the holding chance, one and the
+    holding chance, the same for every pickup and discard habit; rulebook plays in greedy's place, weighed as its
+    family declares."""
+    from oklasim.strategies.families import search as S
+    from oklasim.strategies.registry import history_traits
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: holding 1 of 4
+    models, prior, _ = S.opponent_models_nb(view, resolve("search(model=4)").vector())
+    assert models.shape == (12, len(S.RULEBOOK.FAMILY.params)) and len({tuple(row) for row in models}) == 12
+    assert np.allclose(prior, np.repeat([0.75, 1.0, 0.25], 4))
+    early, gin_after, gain = S.RULEBOOK.FAMILY.indexes("early_draws", "gin_after_draws", "take_gain")
+    assert models[:4, early].tolist() == [99] * 4 and models[8:, gin_after].tolist() == [0] * 4
+    assert models[:, gain].tolist() == [99, 99, 1, 1] * 3
+    assert S.RULEBOOK_TRAITS[S.M.CONTINUE_GREEDY] == history_traits(S.RULEBOOK.FAMILY)
+    assert (np.delete(S.RULEBOOK_TRAITS, S.M.CONTINUE_GREEDY) == np.delete(S.MC.TRAITS, S.M.CONTINUE_GREEDY)).all()

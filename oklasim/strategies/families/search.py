@@ -65,12 +65,21 @@ each with its look-ahead, danger and gin weights or without them
 further; chance ``plain_share``). The opponent's play this hand then
 weighs the four apart, and the rollouts of each world are played by the
 one drawn for it.
+``model=4`` models it as a mixture of twelve ``rulebook`` players, a
+family whose habits are all parameters: three knock timings (whenever
+legal; whenever legal for three draws, then with deadwood up to 4; only
+gin), two pile-pickup habits (what melds; anything that lowers deadwood)
+and two discard habits (the highest deadwood; next to the opponent's
+discards, up to 4 deadwood points given up). The timings' prior chances
+are one minus the holding chance, one, and the holding chance (halved),
+the rest even; worlds as ``model=3``'s.
 ``model=0`` models the opponent as ``expert`` throughout.
 
 The advisor's calibration of the history model (the window, the played
 draws, the slip) is in ``reports/advise_calibration``.
 """
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +88,8 @@ from numba import njit
 from oklasim._kernels import mc_nb as M
 from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
 from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
-from oklasim.strategies.registry import family_module
+from oklasim._kernels.linking import decide_function
+from oklasim.strategies.registry import family_module, history_traits
 from oklasim.strategy_api import (
     MAX_KNOCK_THRESHOLD,
     SHOWN_MAX_DRAWS,
@@ -118,9 +128,10 @@ FAMILY = Family(
         Param("margin", 2, 0, 10, "with discards or draws: another discard or draw replaces expert's only if it "
                                   "beats it by more than this many standard errors (paired, over the worlds)",
               integer=False),
-        Param("model", 1, 0, 3, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
+        Param("model", 1, 0, 4, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
                                 "(knocker_below), 2 expert with a knock timing fitted to the showdowns, 3 a mixture "
-                                "of expert and a knocker, each full or plain, weighed by the opponent's play"),
+                                "of expert and a knocker, each full or plain, 4 a mixture of rulebook players, "
+                                "both mixtures weighed by the opponent's play"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
                                                       "opponent knocks whenever legal"),
         Param("timing_threshold", 0, 0, MAX_KNOCK_THRESHOLD, "model 2 before any showdown: the most deadwood it "
@@ -151,7 +162,7 @@ FAMILY = Family(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
     "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share")
-MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE = 0, 1, 2, 3
+MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE, MODEL_RULEBOOK = 0, 1, 2, 3, 4
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -170,8 +181,24 @@ for switch, threshold in np.ndindex(TIMED_PARAMS.shape[:2]):
 PLAIN = X.FAMILY.presets["expert_plain"]
 MIXTURE = np.array([MC.EXPERT_PARAMS, KNOCKER_PARAMS, MC.EXPERT_PARAMS, KNOCKER_PARAMS])
 MIXTURE[2:, list(X.FAMILY.indexes(*PLAIN))] = list(PLAIN.values())
+# model 4's players: rulebook's knock timings x pile pickups x discards, a row each (timing first).
+RULEBOOK_FILE = HERE / "rulebook.py"
+RULEBOOK = family_module(RULEBOOK_FILE)
+RULEBOOK_PLAYER = decide_function(RULEBOOK.decide_nb)
+TIMINGS = ({"early_draws": 99}, {"early_draws": 3, "late_threshold": 4}, {"early_draws": 0, "gin_after_draws": 0})
+PICKUPS = ({"take_gain": 99}, {"take_gain": 1})
+DISCARD_HABITS = ({"slack": 0, "safety_weight": 0}, {"slack": 4, "value_weight": 0.5, "safety_weight": 2})
+RULEBOOK_GRID = np.tile(RULEBOOK.FAMILY.defaults(), (len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS), 1))
+for row, habits in zip(RULEBOOK_GRID, itertools.product(TIMINGS, PICKUPS, DISCARD_HABITS)):
+    for values in habits:
+        row[list(RULEBOOK.FAMILY.indexes(*values))] = list(values.values())
+RULES_PER_TIMING = len(PICKUPS) * len(DISCARD_HABITS)
+# By model code, what each opponent's family declares for weighing its play: rulebook's in greedy's place, where it
+# plays (mc_nb picks the opponent's function by that code; the continuation is expert's).
+RULEBOOK_TRAITS = MC.TRAITS.copy()
+RULEBOOK_TRAITS[M.CONTINUE_GREEDY] = history_traits(RULEBOOK.FAMILY)
 
-with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py"):
+with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py", RULEBOOK_FILE):
 
     @njit(cache=True)
     def opponent_models_nb(view, params):
@@ -182,6 +209,10 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
             full, plain = 1 - params[PLAIN_SHARE], params[PLAIN_SHARE]
             prior = np.array([holding * full, (1 - holding) * full, holding * plain, (1 - holding) * plain])
             return MIXTURE, prior, params[SLIP]
+        if params[MODEL] == MODEL_RULEBOOK:
+            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+            timing = np.array([1 - holding, 1.0, holding])
+            return RULEBOOK_GRID, np.repeat(timing, RULES_PER_TIMING), params[SLIP]
         opponent, knock_slip = opponent_model_nb(view, params)
         return opponent.reshape(1, -1), np.ones(1), knock_slip
 
@@ -201,11 +232,18 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                 return KNOCKER_PARAMS, max(holding, params[SLIP]) if params[KNOCKER_HOLDS] else params[SLIP]
         return MC.EXPERT_PARAMS, params[SLIP]
 
+    @njit(cache=True)
+    def in_greedys_place_nb(by_rulebook):
+        return RULEBOOK_PLAYER() if by_rulebook else MC.GREEDY()
+
     @decide_kernel()
     def decide_nb(kind, view, params):
-        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.CONTINUE_EXPERT,
-                                   M.PRIOR_HISTORY, params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
+        by_rulebook = params[MODEL] == MODEL_RULEBOOK
+        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS],
+                                   M.CONTINUE_GREEDY if by_rulebook else M.CONTINUE_EXPERT, M.PRIOR_HISTORY,
+                                   params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
         models, prior, knock_slip = opponent_models_nb(view, params)
-        return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), MC.GREEDY(), MC.EXPERT(), MC.FORCED(), MC.EXPERT_PARAMS,
-                              models, prior, MC.TRAITS, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
+        traits = RULEBOOK_TRAITS if by_rulebook else MC.TRAITS
+        return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
+                              MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
                               (params[SLIP], knock_slip), params[MIN_EFFECTIVE_WORLDS])
