@@ -71,8 +71,8 @@ legal; whenever legal for three draws, then with deadwood up to 4; only
 gin), two pile-pickup habits (what melds; anything that lowers deadwood)
 and two discard habits (the highest deadwood; next to the opponent's
 discards, up to 4 deadwood points given up). The timings' prior chances
-are one minus the holding chance, one, and the holding chance (halved),
-the rest even; worlds as ``model=3``'s.
+are half of one minus the holding chance, a half, and half the holding
+chance, the pickup and discard habits even; worlds as ``model=3``'s.
 ``model=0`` models the opponent as ``expert`` throughout.
 
 The advisor's calibration of the history model (the window, the played
