@@ -211,9 +211,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         if latest_turn_nb(view, kind, opponent_draws, turns, snapshots):
             prior = latest_turn_prior_nb(view, opponent_draws)
             evidence = (turns, snapshots, slips, model_traits)
-    # The first worlds of each model's block weighed exactly (EXACT_WORLDS in all); with ``roulette``, the others
-    # below that share of the heaviest of them by Russian roulette (unbiased): most worlds the history rules out are
-    # then dropped unplayed, for the same time.
+    # The first worlds of each model's block weighed exactly (its share of EXACT_WORLDS, rounded up); with
+    # ``roulette``, the others below that share of the heaviest of them by Russian roulette (unbiased): most worlds
+    # the history rules out are then dropped unplayed, for the same time.
     bounds, scales = model_blocks_nb(model_prior, samples)
     exact = bounds.copy()
     if params[P_ROULETTE] > 0:
