@@ -77,7 +77,6 @@ FAMILY = Family(
                                   "partner_weight", "early_draws", "gin_after_draws", "late_threshold")
 
 
-
 @njit(cache=True)
 def take_nb(view, params):
     """1 to take the pile top (the upcard at the first offer), 0 for the stock."""

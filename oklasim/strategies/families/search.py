@@ -202,8 +202,9 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
 
     @njit(cache=True)
     def opponent_models_nb(view, params):
-        """The opponent models, by the model chosen: expert's parameters for the opponent in the worlds and
-        rollouts, a row per model, their prior chances, and the slip at knock decisions."""
+        """The opponent models, by the model chosen: the parameters the opponent's function plays with in the worlds
+        and rollouts (expert's, rulebook's for model 4), a row per model, their prior chances, and the slip at knock
+        decisions."""
         if params[MODEL] == MODEL_MIXTURE:
             holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
             full, plain = 1 - params[PLAIN_SHARE], params[PLAIN_SHARE]
@@ -245,5 +246,6 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         models, prior, knock_slip = opponent_models_nb(view, params)
         traits = RULEBOOK_TRAITS if by_rulebook else MC.TRAITS
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
-                              MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY, (params[MARGIN], params[KNOCK_MARGIN]),
-                              (params[SLIP], knock_slip), params[MIN_EFFECTIVE_WORLDS])
+                              MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY,
+                              (params[MARGIN], params[KNOCK_MARGIN]), (params[SLIP], knock_slip),
+                              params[MIN_EFFECTIVE_WORLDS])
