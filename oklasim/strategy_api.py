@@ -10,7 +10,8 @@ A strategy file (any path given with ``--strategy-path`` or listed in
   (compiled when the file is loaded): ``decide_nb(kind, view, params) -> int``.
 
 A family that keeps memory between its decisions declares its slots (``Family(memory=N)``, read and written at
-``view[FAMILY.memory_start + k]``) and the families it hands decisions to on the same view
+``view[FAMILY.memory_start + k]``, zeroed at each deal; ``Family(game_memory=N)`` at
+``view[FAMILY.game_memory_start + k]``, zeroed at each game) and the families it hands decisions to on the same view
 (``delegates=(...)``), whose slots then come before its own.
 
 ``kind`` is one of the ``D_*`` decisions; ``view`` is the seat's int64 row
@@ -107,7 +108,7 @@ from oklasim._kernels.opponents_nb import (
     unseen_nb,
 )
 from oklasim._kernels.layout import *  # noqa: F403 - the V_*, D_*, R_* names are the interface
-from oklasim._kernels.layout import MAX_SEATS, N_MEMORY, V_MEMORY
+from oklasim._kernels.layout import MAX_SEATS, N_GAME_MEMORY, N_MEMORY, V_GAME_MEMORY, V_MEMORY
 from oklasim._kernels.linking import DECIDE_SIGNATURE, lazy_njit, stack_array_nb
 from oklasim._kernels.melds_nb import (
     deadwood_after_discard_fast_nb,
@@ -197,6 +198,11 @@ class Param:
         return "|".join(self.choices) if self.choices else f"{self.low:g}..{self.high:g}"
 
 
+# The slots a family may keep between its decisions, by the name of its declaration: (the view field, how many).
+# V_MEMORY is zeroed at each deal, V_GAME_MEMORY at each game.
+MEMORY_AREAS = {"memory": ("V_MEMORY", N_MEMORY), "game_memory": ("V_GAME_MEMORY", N_GAME_MEMORY)}
+
+
 @dataclass(frozen=True)
 class Family:
     """A strategy family as a file declares it."""
@@ -213,21 +219,27 @@ class Family:
     confirms_discard: bool = False
     # The V_MEMORY slots its kernel keeps between decisions (zeroed at each deal), from ``view[memory_start]`` on.
     memory: int = 0
+    # The V_GAME_MEMORY slots it keeps for the whole game (zeroed at each game), from ``view[game_memory_start]`` on:
+    # what it learns of its opponents across hands.
+    game_memory: int = 0
     # The families it hands decisions to on the same view (``mc`` to its continuations): their slots come first and
     # its own after theirs, so that none overwrites another's.
     delegates: tuple["Family", ...] = ()
 
     def __post_init__(self) -> None:
-        if self.memory < 0 or self.memory_end > N_MEMORY:
-            raise OklasimError(f"strategy {self.name}: its memory ends at slot {self.memory_end}, past the "
-                               f"{N_MEMORY} slots of V_MEMORY")
-        users = [f for f in self.composition() if f.memory]
-        for i, first in enumerate(users):
-            for second in users[i + 1 :]:
-                if first.memory_base < second.memory_end and second.memory_base < first.memory_end:
-                    raise OklasimError(f"strategy {self.name}: the memory of {first.name} ({first.slots_text()}) and "
-                                       f"of {second.name} ({second.slots_text()}) overlap, and it hands decisions to "
-                                       "both on the same view")
+        for area, (label, size) in MEMORY_AREAS.items():
+            if getattr(self, area) < 0 or self.slots_end(area) > size:
+                raise OklasimError(f"strategy {self.name}: its {area.replace('_', ' ')} ends at slot "
+                                   f"{self.slots_end(area)}, past the {size} slots of {label}")
+            users = [f for f in self.composition() if getattr(f, area)]
+            for i, first in enumerate(users):
+                for second in users[i + 1 :]:
+                    if max(first.slots_base(area), second.slots_base(area)) < min(first.slots_end(area),
+                                                                                  second.slots_end(area)):
+                        raise OklasimError(f"strategy {self.name}: the {area.replace('_', ' ')} of {first.name} "
+                                           f"({first.slots_text(area)}) and of {second.name} "
+                                           f"({second.slots_text(area)}) overlap, and it hands decisions to both on "
+                                           "the same view")
 
     def indexes(self, *names: str) -> tuple[int, ...]:
         """The places of the parameters ``names`` in ``params``, for the kernel's index constants
@@ -244,19 +256,30 @@ class Family:
         """Its parameters' defaults in declared order: the ``params`` its kernel reads when played as it ships."""
         return np.array([param.default for param in self.params], dtype=np.float64)
 
+    def slots_base(self, area: str = "memory") -> int:
+        """Its first slot of ``area`` (``MEMORY_AREAS``), after those of every family it hands decisions to."""
+        return max((d.slots_end(area) for d in self.delegates), default=0)
+
+    def slots_end(self, area: str = "memory") -> int:
+        return self.slots_base(area) + getattr(self, area)
+
     @property
     def memory_base(self) -> int:
-        """Its first V_MEMORY slot, after those of every family it hands decisions to."""
-        return max((d.memory_end for d in self.delegates), default=0)
+        return self.slots_base("memory")
 
     @property
     def memory_end(self) -> int:
-        return self.memory_base + self.memory
+        return self.slots_end("memory")
 
     @property
     def memory_start(self) -> int:
         """The view slot of its first memory slot: ``view[memory_start + k]``, k below ``memory``."""
         return V_MEMORY + self.memory_base
+
+    @property
+    def game_memory_start(self) -> int:
+        """The view slot of its first game memory slot: ``view[game_memory_start + k]``, k below ``game_memory``."""
+        return V_GAME_MEMORY + self.slots_base("game_memory")
 
     def composition(self) -> list["Family"]:
         """It and every family it hands decisions to, directly or through another, each once."""
@@ -265,8 +288,8 @@ class Family:
             found += [f for f in delegate.composition() if all(f is not g for g in found)]
         return found
 
-    def slots_text(self) -> str:
-        return f"V_MEMORY slots {self.memory_base}..{self.memory_end - 1}"
+    def slots_text(self, area: str = "memory") -> str:
+        return f"{MEMORY_AREAS[area][0]} slots {self.slots_base(area)}..{self.slots_end(area) - 1}"
 
 
 def parameter_matrix(rows: Sequence[np.ndarray]) -> np.ndarray:

@@ -203,3 +203,51 @@ def test_the_rulebook_mixture_crosses_three_timings_two_pickups_and_two_discard_
     assert models[:, gain].tolist() == [99, 99, 1, 1] * 3
     assert S.RULEBOOK_TRAITS[S.M.CONTINUE_GREEDY] == history_traits(S.RULEBOOK.FAMILY)
     assert (np.delete(S.RULEBOOK_TRAITS, S.M.CONTINUE_GREEDY) == np.delete(S.MC.TRAITS, S.M.CONTINUE_GREEDY)).all()
+
+
+def test_carry_keeps_each_hands_evidence_and_multiplies_the_next_hands_prior_by_it():
+    """remember_hand_nb keeps each model's log evidence over the best's (at least FLOOR; an empty block the others'
+    mean); at the next hand's first decision it joins the game's, which raises the prior to the power carry."""
+    from oklasim.strategies.families import search as S
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    S.remember_hand_nb(view, np.array([0.5, 0.05, 0.0, -1.0]))
+    logs = np.array([0.0, np.log(0.1), S.FLOOR])
+    logs = np.append(logs, logs.mean())
+    hand = view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + 4] / S.LOG_SCALE
+    assert np.allclose(hand, logs, atol=1e-4) and not view[S.GAME_EVIDENCE : S.HAND_EVIDENCE].any()
+    S.remember_hand_nb(view, np.full(4, -1.0))  # a decision not searched: nothing learnt
+    assert np.allclose(view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + 4] / S.LOG_SCALE, logs, atol=1e-4)
+    prior = np.array([0.25, 0.25, 0.25, 0.25])
+    carried = S.carried_prior_nb(view, prior, 0.5)  # the hand's first decision: the last hand joins the game's
+    assert np.allclose(carried, prior * np.exp(0.5 * logs), rtol=1e-3)
+    assert not view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + S.MAX_MODELS].any() and view[S.HAND_FOLDED] == 1
+    S.remember_hand_nb(view, np.array([0.01, 0.2, 0.2, 0.1]))
+    again = S.carried_prior_nb(view, prior, 1.0)  # later in the same hand: nothing folded twice
+    assert np.allclose(again / again.max(), np.exp(logs - logs.max()), rtol=1e-3)
+    view[S.HAND_FOLDED] = 0  # the next deal
+    games = S.carried_prior_nb(view, prior, 1.0)
+    both = logs + np.log(np.array([0.01, 0.2, 0.2, 0.1]) / 0.2)
+    assert np.allclose(games / games.max(), np.exp(both - both.max()), rtol=1e-3)
+
+
+def test_with_carry_the_game_weighs_the_rulebook_models_by_the_opponents_play_and_replays_from_its_seed():
+    """Against a grid player that takes any pile card lowering its deadwood, a game's evidence favours the models
+    with that pickup habit over those that take only what melds; the same game replays to the same memory."""
+    from oklasim.strategies.families import search as S
+
+    spec = "search(samples=64,model=4,carry=1,discards=3)"
+    opponent = resolve("rulebook(take_gain=1,early_draws=3,late_threshold=4)")
+    memories = []
+    for _ in range(2):
+        searcher = resolve(spec)
+        board = GameBoard(Rules.preset("eaai"), 31, 0, events=False)
+        while (asked := board.next_decision()) is not None:
+            seat, kind = asked
+            player = searcher if seat == 0 else opponent
+            board.apply(seat, kind, int(player.decide(kind, board.view(seat), player.vector())))
+        memories.append(board.view(0)[S.GAME_EVIDENCE : S.HAND_EVIDENCE + S.MAX_MODELS].copy())
+    assert (memories[0] == memories[1]).all()
+    game = memories[0][: S.MAX_MODELS] + memories[0][S.MAX_MODELS :]
+    by_pickup = game.reshape(len(S.TIMINGS), len(S.PICKUPS), len(S.DISCARD_HABITS)).sum(axis=(0, 2))
+    assert by_pickup[1] > by_pickup[0], by_pickup  # PICKUPS: take what melds, take any gain

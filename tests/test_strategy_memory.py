@@ -1,5 +1,6 @@
-"""The memory each strategy family declares (``Family.memory``, ``delegates``): its V_MEMORY slots come after those
-of the families it hands decisions to, no composition overlaps, and each family's kernel writes its own slots only."""
+"""The memory each strategy family declares (``Family.memory``, ``game_memory``, ``delegates``): its V_MEMORY and
+V_GAME_MEMORY slots come after those of the families it hands decisions to, no composition overlaps, and each
+family's kernel writes its own slots only."""
 
 import itertools
 
@@ -17,18 +18,19 @@ SHIPPED = {name: loaded.family for name, loaded in families().items()}
 SENTINEL = -0x5A5A5A5A
 
 
-def slots(family: Family) -> set[int]:
-    return set(range(family.memory_base, family.memory_end))
+def slots(family: Family, area: str = "memory") -> set[int]:
+    return set(range(family.slots_base(area), family.slots_end(area)))
 
 
-def used(family: Family) -> set[int]:
-    """The slots of every family in its composition."""
-    return set().union(*(slots(f) for f in family.composition()))
+def used(family: Family, area: str = "memory") -> set[int]:
+    """The slots of ``area`` of every family in its composition."""
+    return set().union(*(slots(f, area) for f in family.composition()))
 
 
 def test_a_family_s_slots_follow_those_it_hands_decisions_to():
     mc, expert, search = SHIPPED["mc"], SHIPPED["expert"], SHIPPED["search"]
-    assert slots(expert) == set(range(6)) and slots(mc) == {6, 7} and not slots(search)
+    assert slots(expert) == set(range(6)) and slots(mc) == {6, 7} and slots(search) == {8}
+    assert slots(search, "game_memory") == set(range(24)) and not used(mc, "game_memory")
     assert [f.name for f in search.composition()] == ["search", "mc", "simple", "greedy", "expert"]
     for family in SHIPPED.values():
         assert family.memory_end <= L.N_MEMORY
@@ -56,17 +58,24 @@ def test_every_pair_of_families_composes_without_overlap_or_is_refused(first, se
 def test_overlapping_or_oversized_memory_is_refused():
     with pytest.raises(OklasimError, match=r"eaai \(V_MEMORY slots 0\.\.7\) and of expert \(V_MEMORY slots 0\.\.5\)"):
         Family(name="both", doc="test", delegates=(SHIPPED["eaai"], SHIPPED["expert"]))
-    with pytest.raises(OklasimError, match="past the 8 slots"):
-        Family(name="big", doc="test", memory=3, delegates=(SHIPPED["expert"],))
+    with pytest.raises(OklasimError, match="its memory ends at slot 13, past the 12 slots of V_MEMORY"):
+        Family(name="big", doc="test", memory=7, delegates=(SHIPPED["expert"],))
+    with pytest.raises(OklasimError, match=r"game memory of search \(V_GAME_MEMORY slots 0\.\.23\) and of mine"):
+        Family(name="both", doc="test", delegates=(SHIPPED["search"], Family(name="mine", doc="test", game_memory=1)))
+    with pytest.raises(OklasimError, match="its game memory ends at slot 33, past the 32 slots of V_GAME_MEMORY"):
+        Family(name="big", doc="test", game_memory=9, delegates=(SHIPPED["search"],))
 
 
 @pytest.mark.parametrize("spec", ["expert", "eaai", "mc(samples=4, continuation=expert, opponent=expert)",
-                                  "search(samples=64)", "simple", "defensive", "score_aware", "threshold"])
+                                  "search(samples=64)", "search(samples=64,model=4,carry=1)", "simple", "defensive",
+                                  "score_aware", "threshold"])
 def test_a_family_writes_only_the_slots_it_declares(spec):
-    """Every other V_MEMORY slot is set to a sentinel before each of its decisions and must come back unchanged."""
+    """Every other V_MEMORY and V_GAME_MEMORY slot is set to a sentinel before each of its decisions and must come
+    back unchanged."""
     strategy = resolve(spec)
-    mine = used(SHIPPED[strategy.family])
-    others = [L.V_MEMORY + k for k in range(L.N_MEMORY) if k not in mine]
+    family = SHIPPED[strategy.family]
+    others = [L.V_MEMORY + k for k in range(L.N_MEMORY) if k not in used(family)]
+    others += [L.V_GAME_MEMORY + k for k in range(L.N_GAME_MEMORY) if k not in used(family, "game_memory")]
     other = resolve("simple")
     decisions = 0
     for seed in range(3):
@@ -77,7 +86,7 @@ def test_a_family_writes_only_the_slots_it_declares(spec):
             if seat == 0:
                 view[others] = SENTINEL
                 answer = strategy.decide(kind, view, strategy.vector())
-                assert (view[others] == SENTINEL).all(), (spec, kind, view[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY])
+                assert (view[others] == SENTINEL).all(), (spec, kind, view[others])
                 view[others] = 0  # as the engine keeps them: nothing else writes there
                 decisions += 1
             else:

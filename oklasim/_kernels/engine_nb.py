@@ -174,6 +174,7 @@ from .layout import (
     V_DRAWN,
     V_DRAWS,
     V_FORBIDDEN,
+    V_GAME_MEMORY,
     V_HAND,
     V_HAND_NUMBER,
     V_KNOCK_DISCARDS,
@@ -373,7 +374,7 @@ def start_hand_nb(board, dealer, hand_number, scores):
     for seat in range(players):
         view = board[seat]
         rng = view[V_RNG]  # the seat's random stream runs on across hands
-        view[: V_STYLE] = 0  # the style counts (the last slots) run on across the hands of a game
+        view[: V_GAME_MEMORY] = 0  # the game memory and the style counts (the last slots) run on across hands
         view[V_RNG] = rng
         view[V_SEAT] = seat
         view[V_PLAYERS] = players
@@ -633,10 +634,10 @@ def show_nb(board, slot, draws, deadwood, knocked):
 
 
 @njit(cache=True)
-def clear_styles_nb(board):
-    """A new game: no showdown seen yet."""
+def clear_game_nb(board):
+    """A new game: no showdown seen yet, nothing in the strategies' game memory."""
     for row in range(MAX_SEATS):
-        board[row, V_STYLE:V_STYLE_END] = 0
+        board[row, V_GAME_MEMORY:V_STYLE_END] = 0
 
 
 @njit(cache=True)
@@ -1030,7 +1031,7 @@ def open_game_nb(board, seed, game, game_record):
     deck_rng = next_state_nb(stream_state_nb(seed, game))
     board[HIDDEN, S_GAME] = game
     seed_views_nb(board, seed, game)
-    clear_styles_nb(board)
+    clear_game_nb(board)
     game_record[:] = 0
     game_record[G_GAME] = game
     game_record[G_FIRST_DEALER] = below_nb(deck_rng, rule_nb(board, R_PLAYERS))

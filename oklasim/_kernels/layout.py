@@ -113,7 +113,7 @@ V_SCORES = VIEW.field("scores", MAX_SEATS)  # game score of each seat
 V_TAKEN = VIEW.field("taken", MAX_SEATS)  # mask of cards each seat took from the pile (public)
 V_DISCARDED = VIEW.field("discarded", MAX_SEATS)  # mask of cards each seat discarded (public)
 V_PASSED = VIEW.field("passed", MAX_SEATS)  # 1 if the seat passed the first upcard
-N_MEMORY = 8
+N_MEMORY = 12
 V_MEMORY = VIEW.field("memory", N_MEMORY)  # slots the strategy may use freely; zeroed at each deal
 V_RULES = VIEW.field("rules", N_RULE_FIELDS)  # the packed rules
 V_PILE = VIEW.field("pile", N_CARDS)  # the discard pile, bottom first
@@ -135,6 +135,10 @@ LOG_PASS, LOG_PILE, LOG_STOCK = 0, 1, 2
 LOG_SEAT_SHIFT, LOG_DRAW_SHIFT, LOG_DISCARD_SHIFT = 0, 2, 4  # fields of a turn: 2, 2 and 6 bits
 V_LOG = VIEW.field("log", LOG_SLOTS)
 V_LOG_END = V_LOG + LOG_SLOTS
+# Slots the strategy may use freely for the whole game (zeroed at each game, not at each deal): what it learns of
+# its opponents across hands (``Family(game_memory=N)``). The slots from here to the view's end run on across hands.
+N_GAME_MEMORY = 32
+V_GAME_MEMORY = VIEW.field("game_memory", N_GAME_MEMORY)
 # Public counts over the game so far, STYLE_FIELDS slots per seat (zeroed at each game): what each seat's showdowns
 # showed of how it plays (engine_nb.reveal_nb).
 STYLE_KNOCKS = 0  # hands it ended by a knock that was not gin

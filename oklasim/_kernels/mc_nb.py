@@ -107,7 +107,7 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_models,
-                 model_prior, traits, memory, margins, slips, min_effective):
+                 model_prior, traits, memory, margins, slips, min_effective, model_evidence):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
@@ -139,7 +139,9 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     at its knock decisions and at every other (``advise_history_nb``). ``min_effective``: where the worlds' weights
     leave fewer effective worlds than this (``effective_worlds_nb``), the continuation's own choice stands: the
     opponent's play then fits a handful of worlds, and their means and standard errors are noise that the margins
-    cannot see (0: no such guard).
+    cannot see (0: no such guard). ``model_evidence``: where worlds were weighed, set to each model's mean weight over
+    its block (the likelihood of the opponent's play so far under that model, up to a factor common to all; -1
+    where its block is empty); left as given where the decision was not searched.
     """
     me = view[V_SEAT]
     width = max(expert_params.shape[0], opponent_models.shape[1])
@@ -229,6 +231,10 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
         cutoff = params[P_ROULETTE] * weights.max()  # (the worlds not weighed yet weigh 0)
         error = run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence,
                                     cutoff, exact[1:], bounds[1:], scales, out, weights, status)
+    if not error:
+        for k in range(model_prior.shape[0]):
+            size = bounds[k + 1] - bounds[k]
+            model_evidence[k] = weights[bounds[k] : bounds[k + 1]].sum() / (scales[k] * size) if size > 0 else -1.0
     if error or not (weights > 0).any():  # no world explains the opponent's play: play as the continuation
         return cont_fn(kind, view, own)
     if standing >= 0 and effective_worlds_nb(weights) < min_effective:

@@ -62,5 +62,5 @@ def reveal_step(board, seat, hand, knocker):
 
 
 @lazy_njit(void(BOARD))
-def clear_styles_step(board):
-    E.clear_styles_nb(board)
+def clear_game_step(board):
+    E.clear_game_nb(board)

@@ -112,12 +112,13 @@ class SeatView:
 
     def __init__(self, rules: Rules, strategy: Strategy, seed: int = 0, remember_opponents: bool = False):
         """``remember_opponents``: the public style counts (``V_STYLE``: what the showdowns showed of how each seat
-        plays) run on from one game to the next, each opponent's kept by its place at the table from this seat,
-        for a seat that meets the same opponents game after game; else each game starts them again, as the
-        engine's games do."""
+        plays) and the strategy's game memory (``V_GAME_MEMORY``: what it learnt of its opponents) run on from one
+        game to the next, each opponent's counts kept by its place at the table from this seat, for a seat that
+        meets the same opponents game after game; else each game starts them again, as the engine's games do."""
         self.rules = rules
         self.remember_opponents = remember_opponents
         self.carried_styles: np.ndarray | None = None  # at a game's end, rows by place from this seat
+        self.carried_memory: np.ndarray | None = None  # at a game's end, the seat's own game memory
         self.strategy = strategy
         self.params = strategy.vector()
         self.hidden = CompletedBoard(rules, observer=0)
@@ -207,6 +208,7 @@ class SeatView:
         self.hand_number = hand_number
         if self._fresh_rng and self.carried_styles is not None:  # the first hand of a game after another
             self.restore_styles(seat)
+            self.board[seat, L.V_GAME_MEMORY : L.V_GAME_MEMORY + L.N_GAME_MEMORY] = self.carried_memory
         rng = self.view[L.V_RNG]  # the seat's own random stream runs on across the hands of a game, as in the engine
         if self._fresh_rng:
             state = stream_state_nb(np.uint64(self.key) ^ np.uint64(SEAT_STREAMS), self.game * L.MAX_SEATS + seat)
@@ -368,6 +370,7 @@ class SeatView:
         """The game is over: the next hand starts a new game at 0 with a new random stream."""
         if self.remember_opponents:
             self.carried_styles = np.roll(self.styles()[: self._players()], -self.seat, axis=0)
+            self.carried_memory = self.view[L.V_GAME_MEMORY : L.V_GAME_MEMORY + L.N_GAME_MEMORY].copy()
         self.hidden.new_game()
         self.scores = [0] * self._players()
         self.hand_number = -1
@@ -458,11 +461,13 @@ class SeatView:
         return answer
 
     def _ask_on(self, trial: np.ndarray, kind: int) -> int:
-        """Ask on a trial board; what the strategy keeps across decisions (memory, random stream) comes back."""
+        """Ask on a trial board; what the strategy keeps across decisions (memory, game memory, random stream) comes
+        back."""
         answer = self._ask(trial, kind)
         row, kept = trial[self.seat], self.view
         kept[L.V_RNG] = row[L.V_RNG]
-        kept[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = row[L.V_MEMORY : L.V_MEMORY + L.N_MEMORY]
+        for start, size in ((L.V_MEMORY, L.N_MEMORY), (L.V_GAME_MEMORY, L.N_GAME_MEMORY)):
+            kept[start : start + size] = row[start : start + size]
         return answer
 
     def _illegal(self, kind: int, answer: int) -> IllegalAnswer:

@@ -39,3 +39,5 @@ def strategies_command(family_name, strategy_paths) -> None:
             click.echo(f"    preset {preset}: {shown}")
         if family_name is not None and family.memory:
             click.echo(f"    memory: {family.memory} {family.slots_text()}")
+        if family_name is not None and family.game_memory:
+            click.echo(f"    game memory: {family.game_memory} {family.slots_text('game_memory')}")

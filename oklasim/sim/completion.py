@@ -126,8 +126,8 @@ class CompletedBoard:
         S.reveal_step(self.board, seat, hand, knocker)
 
     def new_game(self) -> None:
-        """A new game: the style counts start again."""
-        S.clear_styles_step(self.board)
+        """A new game: the style counts and the strategies' game memory start again."""
+        S.clear_game_step(self.board)
 
     # -- the completion -----------------------------------------------------------------
 

@@ -73,6 +73,16 @@ and two discard habits (the highest deadwood; next to the opponent's
 discards, up to 4 deadwood points given up). The timings' prior chances
 are half of one minus the holding chance, a half, and half the holding
 chance, the pickup and discard habits even; worlds as ``model=3``'s.
+With ``carry`` above 0, models 3 and 4 learn across the hands of a game
+(and, for a seat that meets the same opponents game after game, across
+games: ``SeatView(remember_opponents=True)``): each hand's searched
+decisions leave each model's evidence (the mean weight of its worlds: the
+likelihood of the opponent's play under it, over the best model's, a hand
+moving it by a factor of about 1,000 at most), kept in the game memory,
+and each later hand's prior chances are multiplied by the game's evidence
+to the power ``carry`` (1: the posterior over the game; smaller: tempered,
+the opponent being none of the models). The worlds are then split by
+those chances too.
 ``model=0`` models the opponent as ``expert`` throughout.
 
 The advisor's calibration of the history model (the window, the played
@@ -103,6 +113,11 @@ from oklasim.strategy_api import (
 
 HERE = Path(__file__).resolve().parent
 MC = family_module(HERE / "mc.py")
+# model 4's rulebook habits: knock timings, pile pickups and discards, a model for each combination.
+TIMINGS = ({"early_draws": 99}, {"early_draws": 3, "late_threshold": 4}, {"early_draws": 0, "gin_after_draws": 0})
+PICKUPS = ({"take_gain": 99}, {"take_gain": 1})
+DISCARD_HABITS = ({"slack": 0, "safety_weight": 0}, {"slack": 4, "value_weight": 0.5, "safety_weight": 2})
+MAX_MODELS = len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS)  # the largest mixture (model 3 has four)
 
 FAMILY = Family(
     name="search",
@@ -151,17 +166,22 @@ FAMILY = Family(
               integer=False),
         Param("plain_share", 0.5, 0, 1, "model 3: the prior chance the opponent plays as expert_plain (no look-ahead, "
                                         "danger or gin weights) rather than with them", integer=False),
+        Param("carry", 0, 0, 1, "models 3 and 4: how much the opponent's play in the game's earlier hands moves the "
+                                "models' chances (1: the posterior carried whole from hand to hand; 0: each hand "
+                                "starts from the prior)", integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
+    memory=1,  # 1 once this hand's first decision has carried the last hand's evidence into the game's
+    game_memory=2 * MAX_MODELS,  # per model: the log evidence of the game's earlier hands, and of this hand so far
 )
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE) = FAMILY.indexes(
+ KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE, CARRY) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share")
+    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share", "carry")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE, MODEL_RULEBOOK = 0, 1, 2, 3, 4
 
 X = MC.EXPERT_MODULE
@@ -185,10 +205,7 @@ MIXTURE[2:, list(X.FAMILY.indexes(*PLAIN))] = list(PLAIN.values())
 RULEBOOK_FILE = HERE / "rulebook.py"
 RULEBOOK = family_module(RULEBOOK_FILE)
 RULEBOOK_PLAYER = decide_function(RULEBOOK.decide_nb)
-TIMINGS = ({"early_draws": 99}, {"early_draws": 3, "late_threshold": 4}, {"early_draws": 0, "gin_after_draws": 0})
-PICKUPS = ({"take_gain": 99}, {"take_gain": 1})
-DISCARD_HABITS = ({"slack": 0, "safety_weight": 0}, {"slack": 4, "value_weight": 0.5, "safety_weight": 2})
-RULEBOOK_GRID = np.tile(RULEBOOK.FAMILY.defaults(), (len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS), 1))
+RULEBOOK_GRID = np.tile(RULEBOOK.FAMILY.defaults(), (MAX_MODELS, 1))
 for row, habits in zip(RULEBOOK_GRID, itertools.product(TIMINGS, PICKUPS, DISCARD_HABITS)):
     for values in habits:
         row[list(RULEBOOK.FAMILY.indexes(*values))] = list(values.values())
@@ -197,6 +214,15 @@ RULES_PER_TIMING = len(PICKUPS) * len(DISCARD_HABITS)
 # plays (mc_nb picks the opponent's function by that code; the continuation is expert's).
 RULEBOOK_TRAITS = MC.TRAITS.copy()
 RULEBOOK_TRAITS[M.CONTINUE_GREEDY] = history_traits(RULEBOOK.FAMILY)
+# With carry: each model's log evidence (the likelihood of the opponent's play under it, over the best model's) from
+# the game's earlier hands, and from this hand as its latest searched decision weighed it; in fixed point (the view
+# holds integers). A hand moves a model's log odds by FLOOR at most: the opponent is none of the models, and a model
+# one hand rules out may still be the nearest over the game.
+GAME_EVIDENCE = FAMILY.game_memory_start
+HAND_EVIDENCE = GAME_EVIDENCE + MAX_MODELS
+HAND_FOLDED = FAMILY.memory_start
+LOG_SCALE = 10_000
+FLOOR = -7.0
 
 with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc.py", RULEBOOK_FILE):
 
@@ -234,6 +260,36 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         return MC.EXPERT_PARAMS, params[SLIP]
 
     @njit(cache=True)
+    def carried_prior_nb(view, prior, carry):
+        """The models' prior chances times their evidence from the game's earlier hands to the power ``carry``; at
+        the hand's first decision, the last hand's evidence first joins the game's."""
+        if view[HAND_FOLDED] == 0:
+            for k in range(MAX_MODELS):
+                view[GAME_EVIDENCE + k] += view[HAND_EVIDENCE + k]
+                view[HAND_EVIDENCE + k] = 0
+            view[HAND_FOLDED] = 1
+        logs = view[GAME_EVIDENCE : GAME_EVIDENCE + prior.shape[0]] / LOG_SCALE * carry
+        return prior * np.exp(logs - logs.max())
+
+    @njit(cache=True)
+    def remember_hand_nb(view, evidence):
+        """Keep this hand's evidence as the latest searched decision weighed it (``mc_decide_nb``'s
+        ``model_evidence``; below 0: not weighed): each model's log over the best's, at least FLOOR; a model whose
+        block was empty gets the others' mean."""
+        best = evidence.max()
+        if best <= 0:  # not searched, or no world explains the opponent's play: nothing learnt
+            return
+        logs = np.zeros(evidence.shape[0])
+        known = 0
+        for k in range(evidence.shape[0]):
+            if evidence[k] >= 0:
+                logs[k] = max(np.log(evidence[k] / best), FLOOR) if evidence[k] > 0 else FLOOR
+                known += 1
+        mean = logs.sum() / known
+        for k in range(evidence.shape[0]):
+            view[HAND_EVIDENCE + k] = round((logs[k] if evidence[k] >= 0 else mean) * LOG_SCALE)
+
+    @njit(cache=True)
     def in_greedys_place_nb(by_rulebook):
         return RULEBOOK_PLAYER() if by_rulebook else MC.GREEDY()
 
@@ -244,8 +300,15 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                                    M.CONTINUE_GREEDY if by_rulebook else M.CONTINUE_EXPERT, M.PRIOR_HISTORY,
                                    params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
         models, prior, knock_slip = opponent_models_nb(view, params)
+        carries = params[CARRY] > 0 and models.shape[0] > 1
+        if carries:
+            prior = carried_prior_nb(view, prior, params[CARRY])
         traits = RULEBOOK_TRAITS if by_rulebook else MC.TRAITS
-        return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
-                              MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY,
-                              (params[MARGIN], params[KNOCK_MARGIN]), (params[SLIP], knock_slip),
-                              params[MIN_EFFECTIVE_WORLDS])
+        evidence = np.full(models.shape[0], -1.0)
+        answer = M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
+                                MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY,
+                                (params[MARGIN], params[KNOCK_MARGIN]), (params[SLIP], knock_slip),
+                                params[MIN_EFFECTIVE_WORLDS], evidence)
+        if carries:
+            remember_hand_nb(view, evidence)
+        return answer
