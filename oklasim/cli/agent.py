@@ -15,9 +15,10 @@ from oklasim.cli.options import json_option, rules_option, seed_option, strategy
 @seed_option("Seed of the seat's own random stream.")
 @strategy_path_option()
 @click.option("--remember-opponents", is_flag=True,
-              help="Carry what the showdowns showed of the opponents' play (the style counts) from one game to the "
-                   "next, for a referee that plays a match against the same opponents; by default each game starts "
-                   "afresh, as in oklasim's engine.")
+              help="Carry what the showdowns showed of the opponents' play (the style counts) and what the strategy "
+                   "learnt of them (its game memory, e.g. search's carry) from one game to the next, for a referee "
+                   "that plays a match against the same opponents; by default each game starts afresh, as in "
+                   "oklasim's engine.")
 def agent_command(strategy_name: str, rules_spec: str, seed: int, strategy_paths, remember_opponents: bool) -> None:
     """Play one seat for another referee: JSON lines on stdin, answers on stdout.
 
