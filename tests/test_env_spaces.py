@@ -95,7 +95,8 @@ def test_answers_and_actions_round_trip():
 
 def hidden_swap(game: GameBoard, observer: int, rng) -> np.ndarray:
     """A board the observer cannot tell from ``game``'s: an unseen card of another hand swapped with one of the
-    stock (in the hidden row and that hand's own row), and the observer's random stream and memory changed."""
+    stock (in the hidden row and that hand's own row), and the observer's random stream, memory and game memory
+    changed."""
     board = game.board.copy()
     players = game.players
     deck_pos = int(board[L.HIDDEN, L.S_STOCK_POS])
@@ -113,6 +114,7 @@ def hidden_swap(game: GameBoard, observer: int, rng) -> np.ndarray:
         board[seat, L.V_HAND] = new
     board[observer, L.V_RNG] ^= 0x5DEECE66D
     board[observer, L.V_MEMORY : L.V_MEMORY + L.N_MEMORY] = rng.integers(0, 99, L.N_MEMORY)
+    board[observer, L.V_GAME_MEMORY : L.V_GAME_MEMORY + L.N_GAME_MEMORY] = rng.integers(0, 99, L.N_GAME_MEMORY)
     return board
 
 

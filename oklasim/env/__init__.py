@@ -75,7 +75,7 @@ seating: 1..players-1; planes of absent seats are 0).
 | 553 | hand number in the game (capped) |
 | 554 | the arrangements on offer (at the arrange decision): 32 x 4 melds x 3: (1, rank, suits as a 4-bit mask) for a set, (2 + suit, lowest rank, length) for a run, zeros for none |
 
-The seat's random stream and the strategies' memory slots of the view row are
+The seat's random stream and the strategies' memory and game memory slots of the view row are
 never shown; the hidden row and the other seats' rows are never read.
 ``ENCODING_VERSION`` numbers this layout (it changes with any id or offset).
 """
