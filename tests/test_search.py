@@ -132,18 +132,20 @@ def test_the_mixtures_prior_is_the_showdowns_holding_chance_split_by_plain_share
     view = np.zeros(L.V_SIZE, dtype=np.int64)
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     params = resolve("search(model=3,plain_share=0.2)").vector()
-    models, prior, slip = S.opponent_models_nb(view, params)
+    models, codes, prior, slip = S.opponent_models_nb(view, params)
     assert np.allclose(prior, [0.4, 0.4, 0.1, 0.1])  # no showdown: holding_prior 0.5
+    assert codes.tolist() == [S.M.CONTINUE_EXPERT] * 4
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: holding 1 of 4
-    models, prior, slip = S.opponent_models_nb(view, params)
+    models, codes, prior, slip = S.opponent_models_nb(view, params)
     assert np.allclose(prior, [0.2, 0.6, 0.05, 0.15]) and slip == dict(resolve("search").values)["slip"]
     assert (models[0] == S.MC.EXPERT_PARAMS).all() and (models[1] == S.KNOCKER_PARAMS).all()
     plain = list(X.FAMILY.indexes(*X.FAMILY.presets["expert_plain"]))
     assert (models[2:, plain] == 0).all() and not (models[:2, plain] == 0).all()
     rest = np.delete(np.arange(models.shape[1]), plain)
     assert (models[2:, rest] == models[:2, rest]).all()
-    single, one, _ = S.opponent_models_nb(view, resolve("search").vector())  # models 0 to 2: one row, chance 1
+    single, code, one, _ = S.opponent_models_nb(view, resolve("search").vector())  # models 0 to 2: one row, chance 1
     assert single.shape == (1, models.shape[1]) and (single[0] == S.KNOCKER_PARAMS).all() and one.tolist() == [1.0]
+    assert code.tolist() == [S.M.CONTINUE_EXPERT]
 
 
 def test_the_worlds_are_split_among_the_models_by_their_prior():
@@ -195,7 +197,8 @@ def test_the_rulebook_mixture_crosses_three_timings_two_pickups_and_two_discard_
     view = np.zeros(L.V_SIZE, dtype=np.int64)
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: holding 1 of 4
-    models, prior, _ = S.opponent_models_nb(view, resolve("search(model=4)").vector())
+    models, codes, prior, _ = S.opponent_models_nb(view, resolve("search(model=4)").vector())
+    assert codes.tolist() == [S.M.CONTINUE_GREEDY] * 12
     assert models.shape == (12, len(S.RULEBOOK.FAMILY.params)) and len({tuple(row) for row in models}) == 12
     assert np.allclose(prior, np.repeat([0.75, 1.0, 0.25], 4))
     early, gin_after, gain = S.RULEBOOK.FAMILY.indexes("early_draws", "gin_after_draws", "take_gain")
@@ -248,6 +251,23 @@ def test_with_carry_the_game_weighs_the_rulebook_models_by_the_opponents_play_an
             board.apply(seat, kind, int(player.decide(kind, board.view(seat), player.vector())))
         memories.append(board.view(0)[S.GAME_EVIDENCE : S.HAND_EVIDENCE + S.MAX_MODELS].copy())
     assert (memories[0] == memories[1]).all()
-    game = memories[0][: S.MAX_MODELS] + memories[0][S.MAX_MODELS :]
+    assert not memories[0][S.RULEBOOK_MODELS : S.MAX_MODELS].any()  # model 4 has no thirteenth model
+    game = memories[0][: S.RULEBOOK_MODELS] + memories[0][S.MAX_MODELS : S.MAX_MODELS + S.RULEBOOK_MODELS]
     by_pickup = game.reshape(len(S.TIMINGS), len(S.PICKUPS), len(S.DISCARD_HABITS)).sum(axis=(0, 2))
     assert by_pickup[1] > by_pickup[0], by_pickup  # PICKUPS: take what melds, take any gain
+
+
+def test_model_5_puts_expert_beside_the_rulebook_grid():
+    """model=5: expert (chance expert_share, played by expert's function) and the twelve rulebook players (the rest,
+    shared as model 4 shares it, played in greedy's place), each row padded with zeros to the longer."""
+    from oklasim.strategies.families import search as S
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    view[L.V_STYLE + L.STYLE_FIELDS + L.STYLE_KNOCKS] = 2  # two knocks: holding 1 of 4
+    models, codes, prior, _ = S.opponent_models_nb(view, resolve("search(model=5,expert_share=0.4)").vector())
+    grid, _, rules, _ = S.opponent_models_nb(view, resolve("search(model=4)").vector())
+    assert codes.tolist() == [S.M.CONTINUE_EXPERT] + [S.M.CONTINUE_GREEDY] * 12
+    assert np.allclose(prior, np.concatenate(([0.4], 0.6 * rules / rules.sum())))
+    assert (models[0, : len(S.MC.EXPERT_PARAMS)] == S.MC.EXPERT_PARAMS).all()
+    assert (models[1:, : grid.shape[1]] == grid).all() and not models[1:, grid.shape[1] :].any()

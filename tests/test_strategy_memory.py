@@ -30,7 +30,7 @@ def used(family: Family, area: str = "memory") -> set[int]:
 def test_a_family_s_slots_follow_those_it_hands_decisions_to():
     mc, expert, search = SHIPPED["mc"], SHIPPED["expert"], SHIPPED["search"]
     assert slots(expert) == set(range(6)) and slots(mc) == {6, 7} and slots(search) == {8}
-    assert slots(search, "game_memory") == set(range(24)) and not used(mc, "game_memory")
+    assert slots(search, "game_memory") == set(range(26)) and not used(mc, "game_memory")
     assert [f.name for f in search.composition()] == ["search", "mc", "simple", "greedy", "expert"]
     for family in SHIPPED.values():
         assert family.memory_end <= L.N_MEMORY
@@ -60,9 +60,9 @@ def test_overlapping_or_oversized_memory_is_refused():
         Family(name="both", doc="test", delegates=(SHIPPED["eaai"], SHIPPED["expert"]))
     with pytest.raises(OklasimError, match="its memory ends at slot 13, past the 12 slots of V_MEMORY"):
         Family(name="big", doc="test", memory=7, delegates=(SHIPPED["expert"],))
-    with pytest.raises(OklasimError, match=r"game memory of search \(V_GAME_MEMORY slots 0\.\.23\) and of mine"):
+    with pytest.raises(OklasimError, match=r"game memory of search \(V_GAME_MEMORY slots 0\.\.25\) and of mine"):
         Family(name="both", doc="test", delegates=(SHIPPED["search"], Family(name="mine", doc="test", game_memory=1)))
-    with pytest.raises(OklasimError, match="its game memory ends at slot 33, past the 32 slots of V_GAME_MEMORY"):
+    with pytest.raises(OklasimError, match="its game memory ends at slot 35, past the 32 slots of V_GAME_MEMORY"):
         Family(name="big", doc="test", game_memory=9, delegates=(SHIPPED["search"],))
 
 

@@ -95,6 +95,7 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES /
         traits = MODEL_TRAITS.copy()
         traits[IN_GREEDYS_PLACE] = MEMBER_TRAITS[member]
         return M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), member_nb(member), MC.EXPERT(), MC.FORCED(),
-                              EXPERT_PARAMS, modelled.reshape(1, -1), np.ones(1), traits, MC.MEMORY,
+                              EXPERT_PARAMS, modelled.reshape(1, -1), np.full(1, opponent), np.ones(1), traits,
+                              MC.MEMORY,
                               (MARGIN, params[KNOCK_MARGIN]),
                               (DEFAULT_SLIP, DEFAULT_SLIP), params[MIN_EFFECTIVE_WORLDS], np.empty(1))

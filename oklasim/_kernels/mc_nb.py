@@ -107,19 +107,21 @@ def pick_continuation_nb(code, simple_fn, greedy_fn, expert_fn):
 
 @njit(cache=True)
 def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn, expert_params, opponent_models,
-                 model_prior, traits, memory, margins, slips, min_effective, model_evidence):
+                 model_codes, model_prior, traits, memory, margins, slips, min_effective, model_evidence):
     """Determinized Monte Carlo: the candidate with the most points, averaged over sampled worlds.
 
     ``params``: samples per decision, sensible discards tried when playing
     on (0: only the continuation's own discard, and discards are left to
     it), whether draws are searched too (taking the pile's top or not, the
     continuation playing every decision after either; else the continuation
-    strategy draws), the continuation strategy and the opponent model (0 = simple,
+    strategy draws), the continuation strategy (0 = simple,
     1 = greedy, 2 = expert: the functions passed in those places, the
-    deciding seat's playing with ``expert_params`` and the opponent's with
-    a row of ``opponent_models``: a mixture, row k with the prior chance
-    ``model_prior[k]``, its worlds split among the rows in those shares,
-    each weighed by and played with its row: ``model_blocks_nb``),
+    deciding seat's playing with ``expert_params``; mc's own opponent
+    parameter is not read here: the opponent is a mixture, row k of
+    ``opponent_models`` played by the function of code ``model_codes[k]``
+    with the prior chance ``model_prior[k]``, its worlds split among the
+    rows in those shares, each weighed by and played with its row and
+    function: ``model_blocks_nb``),
     and the prior of the worlds (0 = uniform, 1 = played: see ``sample_world_nb``;
     2 = as played and weighted by the opponent model's play of its latest
     turn, ``advise_latest_nb``, whose ``advise_history_nb`` traits per model
@@ -147,7 +149,6 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     width = max(expert_params.shape[0], opponent_models.shape[1])
     rollout_params = np.zeros((MAX_SEATS, width), dtype=np.float64)
     cont_fn = pick_continuation_nb(params[P_CONTINUATION], simple_fn, greedy_fn, expert_fn)
-    opp_fn = pick_continuation_nb(params[P_OPPONENT], simple_fn, greedy_fn, expert_fn)
     # Every seat's row, whichever function plays it: simple and greedy have no parameters, but a strategy passed in
     # the place of one may (benchmarks/oracle).
     rollout_params[me, : expert_params.shape[0]] = expert_params
@@ -198,7 +199,7 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
     status = np.zeros(STATUS_SIZE, dtype=np.int64)
     prior = played_prior_nb(view, kind) if params[P_PRIOR] != PRIOR_UNIFORM else np.array([-1, 0, -1], dtype=np.int64)
     evidence = no_evidence_nb(V_SIZE)
-    model_traits = traits[int64(params[P_OPPONENT])]
+    model_traits = np.int64(0)  # each block's own: run_model_blocks_nb
     read = False
     if params[P_PRIOR] == PRIOR_HISTORY:
         turns, snapshots, logged_prior, read = log_evidence_nb(view, int64(params[P_WINDOW]),
@@ -224,12 +225,13 @@ def mc_decide_nb(kind, view, params, simple_fn, greedy_fn, expert_fn, forced_fn,
             exact[k + 1] = bounds[k] + min((EXACT_WORLDS * size + samples - 1) // samples, size)
     weights = np.zeros(samples, dtype=np.float64)
     question = Question(view, kind, cand, n, active, game_mode=0)  # the points of the hand alone
-    functions = (cont_fn, opp_fn, forced_fn)
-    error = run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence, 0.0,
+    functions = (cont_fn, simple_fn, greedy_fn, expert_fn, forced_fn)
+    models = (opponent_models, model_codes, traits)
+    error = run_model_blocks_nb(rollout_params, models, functions, question, key, prior, evidence, 0.0,
                                 bounds[:-1], exact[1:], scales, out, weights, status)
     if not error and params[P_ROULETTE] > 0:
         cutoff = params[P_ROULETTE] * weights.max()  # (the worlds not weighed yet weigh 0)
-        error = run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence,
+        error = run_model_blocks_nb(rollout_params, models, functions, question, key, prior, evidence,
                                     cutoff, exact[1:], bounds[1:], scales, out, weights, status)
     if not error:
         for k in range(model_prior.shape[0]):
@@ -267,13 +269,16 @@ def model_blocks_nb(model_prior, samples):
 
 
 @njit(cache=True)
-def run_model_blocks_nb(rollout_params, opponent_models, functions, question, key, prior, evidence, cutoff, starts,
-                        ends, scales, out, weights, status):
-    """Weigh and play worlds ``starts[k] .. ends[k] - 1`` of each model k with its row of ``opponent_models`` for
-    the opponent (``functions``: the continuation's, the opponent's and the forced first decisions'), the roulette's
-    ``cutoff`` on the mixture's weights (0: none), and scale their weights by ``scales[k]``; returns a status."""
+def run_model_blocks_nb(rollout_params, models, functions, question, key, prior, evidence, cutoff, starts, ends,
+                        scales, out, weights, status):
+    """Weigh and play worlds ``starts[k] .. ends[k] - 1`` of each model k (``models``: the opponent's rows, the code
+    of the function playing each, the traits by code) for the opponent (``functions``: the continuation's, the three
+    by code and the forced first decisions'), the roulette's ``cutoff`` on the mixture's weights (0: none), and scale
+    their weights by ``scales[k]``; returns a status."""
     me = question.seat_view[V_SEAT]
-    cont_fn, opp_fn, forced_fn = functions
+    opponent_models, model_codes, traits = models
+    cont_fn, simple_fn, greedy_fn, expert_fn, forced_fn = functions
+    turns, snapshots, slips, _ = evidence
     for k in range(opponent_models.shape[0]):
         lo, hi = starts[k], ends[k]
         if hi <= lo:
@@ -281,8 +286,10 @@ def run_model_blocks_nb(rollout_params, opponent_models, functions, question, ke
         for seat in range(MAX_SEATS):
             if seat != me:
                 rollout_params[seat, : opponent_models.shape[1]] = opponent_models[k]
+        opp_fn = pick_continuation_nb(model_codes[k], simple_fn, greedy_fn, expert_fn)
         strategies = Strategies(params=rollout_params, me_fn=cont_fn, opp_fn=opp_fn, forced_fn=forced_fn)
-        sampling = Sampling(key, prior, evidence, cutoff=cutoff / scales[k], guide=no_guide_nb(), repeats=1)
+        weighed_by = (turns, snapshots, slips, traits[model_codes[k]])
+        sampling = Sampling(key, prior, weighed_by, cutoff=cutoff / scales[k], guide=no_guide_nb(), repeats=1)
         error = run_samples_nb(strategies, question, sampling, lo, hi, out[lo:hi], weights[lo:hi], status)
         if error:
             return error

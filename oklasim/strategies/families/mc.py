@@ -85,4 +85,5 @@ with cache_depends_on(SIMPLE_FILE, GREEDY_FILE, EXPERT_FILE):
     def decide_nb(kind, view, params):
         # margins 0.0 and no guard on the effective worlds, the plain maximum: mc's choice as first measured
         return mc_decide_nb(kind, view, params, SIMPLE(), GREEDY(), EXPERT(), FORCED(), EXPERT_PARAMS, EXPERT_MODEL,
-                            np.ones(1), TRAITS, MEMORY, (0.0, 0.0), (DEFAULT_SLIP, DEFAULT_SLIP), 0.0, np.empty(1))
+                            np.full(1, np.int64(params[M.P_OPPONENT])), np.ones(1), TRAITS, MEMORY, (0.0, 0.0),
+                            (DEFAULT_SLIP, DEFAULT_SLIP), 0.0, np.empty(1))

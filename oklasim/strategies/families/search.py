@@ -73,7 +73,10 @@ and two discard habits (the highest deadwood; next to the opponent's
 discards, up to 4 deadwood points given up). The timings' prior chances
 are half of one minus the holding chance, a half, and half the holding
 chance, the pickup and discard habits even; worlds as ``model=3``'s.
-With ``carry`` above 0, models 3 and 4 learn across the hands of a game
+``model=5`` puts ``expert`` (prior chance ``expert_share``) beside model
+4's twelve (the rest, shared as model 4 shares it), each played by its
+own function in the worlds and rollouts.
+With ``carry`` above 0, models 3 to 5 learn across the hands of a game
 (and, for a seat that meets the same opponents game after game, across
 games: ``SeatView(remember_opponents=True)``): each hand's searched
 decisions leave each model's evidence (the mean weight of its worlds: the
@@ -117,7 +120,8 @@ MC = family_module(HERE / "mc.py")
 TIMINGS = ({"early_draws": 99}, {"early_draws": 3, "late_threshold": 4}, {"early_draws": 0, "gin_after_draws": 0})
 PICKUPS = ({"take_gain": 99}, {"take_gain": 1})
 DISCARD_HABITS = ({"slack": 0, "safety_weight": 0}, {"slack": 4, "value_weight": 0.5, "safety_weight": 2})
-MAX_MODELS = len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS)  # the largest mixture (model 3 has four)
+RULEBOOK_MODELS = len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS)
+MAX_MODELS = 1 + RULEBOOK_MODELS  # the largest mixture: model 5's (model 3 has four)
 
 FAMILY = Family(
     name="search",
@@ -143,10 +147,10 @@ FAMILY = Family(
         Param("margin", 2, 0, 10, "with discards or draws: another discard or draw replaces expert's only if it "
                                   "beats it by more than this many standard errors (paired, over the worlds)",
               integer=False),
-        Param("model", 1, 0, 4, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
+        Param("model", 1, 0, 5, "the opponent model: 0 expert, 1 expert or a knocker by the showdowns' style "
                                 "(knocker_below), 2 expert with a knock timing fitted to the showdowns, 3 a mixture "
-                                "of expert and a knocker, each full or plain, 4 a mixture of rulebook players, "
-                                "both mixtures weighed by the opponent's play"),
+                                "of expert and a knocker, each full or plain, 4 a mixture of rulebook players, 5 "
+                                "expert beside them, the mixtures weighed by the opponent's play"),
         Param("timing_switch", 2, 0, SHOWN_MAX_DRAWS, "model 2 before any showdown: the own draws up to which the "
                                                       "opponent knocks whenever legal"),
         Param("timing_threshold", 0, 0, MAX_KNOCK_THRESHOLD, "model 2 before any showdown: the most deadwood it "
@@ -166,7 +170,9 @@ FAMILY = Family(
               integer=False),
         Param("plain_share", 0.5, 0, 1, "model 3: the prior chance the opponent plays as expert_plain (no look-ahead, "
                                         "danger or gin weights) rather than with them", integer=False),
-        Param("carry", 0, 0, 1, "models 3 and 4: how much the opponent's play in the game's earlier hands moves the "
+        Param("expert_share", 0.5, 0, 1, "model 5: the prior chance the opponent plays as expert rather than as one "
+                                         "of the rulebook players", integer=False),
+        Param("carry", 0, 0, 1, "models 3 to 5: how much the opponent's play in the game's earlier hands moves the "
                                 "models' chances (1: the posterior carried whole from hand to hand; 0: each hand "
                                 "starts from the prior)", integer=False),
     ),
@@ -178,11 +184,11 @@ FAMILY = Family(
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE, CARRY) = FAMILY.indexes(
+ KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE, EXPERT_SHARE, CARRY) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share", "carry")
-MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE, MODEL_RULEBOOK = 0, 1, 2, 3, 4
+    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share", "expert_share", "carry")
+MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE, MODEL_RULEBOOK, MODEL_BESIDE = 0, 1, 2, 3, 4, 5
 
 X = MC.EXPERT_MODULE
 # The opponent model of a player that knocks whenever it can: expert's play with every knock taken.
@@ -205,11 +211,18 @@ MIXTURE[2:, list(X.FAMILY.indexes(*PLAIN))] = list(PLAIN.values())
 RULEBOOK_FILE = HERE / "rulebook.py"
 RULEBOOK = family_module(RULEBOOK_FILE)
 RULEBOOK_PLAYER = decide_function(RULEBOOK.decide_nb)
-RULEBOOK_GRID = np.tile(RULEBOOK.FAMILY.defaults(), (MAX_MODELS, 1))
+RULEBOOK_GRID = np.tile(RULEBOOK.FAMILY.defaults(), (RULEBOOK_MODELS, 1))
 for row, habits in zip(RULEBOOK_GRID, itertools.product(TIMINGS, PICKUPS, DISCARD_HABITS)):
     for values in habits:
         row[list(RULEBOOK.FAMILY.indexes(*values))] = list(values.values())
 RULES_PER_TIMING = len(PICKUPS) * len(DISCARD_HABITS)
+# model 5's players: expert, then the grid's (each row padded to the longer); by the code of the function playing it.
+BESIDE = np.zeros((MAX_MODELS, max(len(MC.EXPERT_PARAMS), RULEBOOK_GRID.shape[1])))
+BESIDE[0, : len(MC.EXPERT_PARAMS)] = MC.EXPERT_PARAMS
+BESIDE[1:, : RULEBOOK_GRID.shape[1]] = RULEBOOK_GRID
+BESIDE_CODES = np.array([M.CONTINUE_EXPERT] + [M.CONTINUE_GREEDY] * RULEBOOK_MODELS, dtype=np.int64)
+RULEBOOK_CODES = BESIDE_CODES[1:].copy()
+EXPERT_CODES = np.full(len(MIXTURE), M.CONTINUE_EXPERT, dtype=np.int64)  # model 3's, and the first for models 0 to 2
 # By model code, what each opponent's family declares for weighing its play: rulebook's in greedy's place, where it
 # plays (mc_nb picks the opponent's function by that code; the continuation is expert's).
 RULEBOOK_TRAITS = MC.TRAITS.copy()
@@ -229,19 +242,22 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
     @njit(cache=True)
     def opponent_models_nb(view, params):
         """The opponent models, by the model chosen: the parameters the opponent's function plays with in the worlds
-        and rollouts (expert's, rulebook's for model 4), a row per model, their prior chances, and the slip at knock
-        decisions."""
+        and rollouts (expert's, rulebook's for model 4, both for model 5), a row per model, the code of the function
+        playing each (rulebook in greedy's place), their prior chances, and the slip at knock decisions."""
         if params[MODEL] == MODEL_MIXTURE:
             holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
             full, plain = 1 - params[PLAIN_SHARE], params[PLAIN_SHARE]
             prior = np.array([holding * full, (1 - holding) * full, holding * plain, (1 - holding) * plain])
-            return MIXTURE, prior, params[SLIP]
-        if params[MODEL] == MODEL_RULEBOOK:
+            return MIXTURE, EXPERT_CODES, prior, params[SLIP]
+        if params[MODEL] == MODEL_RULEBOOK or params[MODEL] == MODEL_BESIDE:
             holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
-            timing = np.array([1 - holding, 1.0, holding])
-            return RULEBOOK_GRID, np.repeat(timing, RULES_PER_TIMING), params[SLIP]
+            rules = np.repeat(np.array([1 - holding, 1.0, holding]), RULES_PER_TIMING)
+            if params[MODEL] == MODEL_RULEBOOK:
+                return RULEBOOK_GRID, RULEBOOK_CODES, rules, params[SLIP]
+            prior = np.concatenate((np.full(1, params[EXPERT_SHARE]), (1 - params[EXPERT_SHARE]) * rules / rules.sum()))
+            return BESIDE, BESIDE_CODES, prior, params[SLIP]
         opponent, knock_slip = opponent_model_nb(view, params)
-        return opponent.reshape(1, -1), np.ones(1), knock_slip
+        return opponent.reshape(1, -1), EXPERT_CODES[:1], np.ones(1), knock_slip
 
     @njit(cache=True)
     def opponent_model_nb(view, params):
@@ -295,18 +311,18 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
 
     @decide_kernel()
     def decide_nb(kind, view, params):
-        by_rulebook = params[MODEL] == MODEL_RULEBOOK
+        by_rulebook = params[MODEL] == MODEL_RULEBOOK or params[MODEL] == MODEL_BESIDE
         as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS],
                                    M.CONTINUE_GREEDY if by_rulebook else M.CONTINUE_EXPERT, M.PRIOR_HISTORY,
                                    params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
-        models, prior, knock_slip = opponent_models_nb(view, params)
+        models, codes, prior, knock_slip = opponent_models_nb(view, params)
         carries = params[CARRY] > 0 and models.shape[0] > 1
         if carries:
             prior = carried_prior_nb(view, prior, params[CARRY])
         traits = RULEBOOK_TRAITS if by_rulebook else MC.TRAITS
         evidence = np.full(models.shape[0], -1.0)
         answer = M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
-                                MC.FORCED(), MC.EXPERT_PARAMS, models, prior, traits, MC.MEMORY,
+                                MC.FORCED(), MC.EXPERT_PARAMS, models, codes, prior, traits, MC.MEMORY,
                                 (params[MARGIN], params[KNOCK_MARGIN]), (params[SLIP], knock_slip),
                                 params[MIN_EFFECTIVE_WORLDS], evidence)
         if carries:
