@@ -90,7 +90,7 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, FAMILIES /
         if params[MODEL] == BY_MEMBER:
             opponent, modelled = IN_GREEDYS_PLACE, MEMBER_DEFAULTS[member].copy()
         prior = M.PRIOR_HISTORY if params[WEIGHS] == 1 else M.PRIOR_PLAYED
-        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], opponent, prior, DEFAULT_WINDOW,
+        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], prior, DEFAULT_WINDOW,
                                    DEFAULT_PLAYED_DRAWS, ROULETTE)
         traits = MODEL_TRAITS.copy()
         traits[IN_GREEDYS_PLACE] = MEMBER_TRAITS[member]

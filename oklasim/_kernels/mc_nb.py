@@ -81,16 +81,15 @@ PRIOR_UNIFORM, PRIOR_PLAYED, PRIOR_LATEST_TURN, PRIOR_HISTORY = 0, 1, 2, 3  # co
 
 
 @njit(cache=True)
-def search_params_nb(samples, discards, draws, opponent, prior, window, played_draws, roulette):
-    """mc's parameters for a search as ``search`` makes it: expert playing on, the opponent's rollouts played by the
-    function in place ``opponent``, the worlds drawn by ``prior`` (``search``'s: the history, weighted by the hand's
-    log)."""
+def search_params_nb(samples, discards, draws, prior, window, played_draws, roulette):
+    """mc's parameters for a search as ``search`` makes it: expert playing on, the worlds drawn by ``prior``
+    (``search``'s: the history, weighted by the hand's log); who plays the opponent's side is ``mc_decide_nb``'s
+    ``model_codes``."""
     params = np.zeros(N_PARAMS)
     params[P_SAMPLES] = samples
     params[P_DISCARDS] = discards
     params[P_DRAWS] = draws
     params[P_CONTINUATION] = CONTINUE_EXPERT
-    params[P_OPPONENT] = opponent
     params[P_PRIOR] = prior
     params[P_WINDOW] = window
     params[P_PLAYED_DRAWS] = played_draws

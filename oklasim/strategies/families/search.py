@@ -312,9 +312,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
     @decide_kernel()
     def decide_nb(kind, view, params):
         by_rulebook = params[MODEL] == MODEL_RULEBOOK or params[MODEL] == MODEL_BESIDE
-        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS],
-                                   M.CONTINUE_GREEDY if by_rulebook else M.CONTINUE_EXPERT, M.PRIOR_HISTORY,
-                                   params[WINDOW], params[PLAYED_DRAWS], params[ROULETTE])
+        as_mc = M.search_params_nb(params[SAMPLES], params[DISCARDS], params[DRAWS], M.PRIOR_HISTORY, params[WINDOW],
+                                   params[PLAYED_DRAWS], params[ROULETTE])
         models, codes, prior, knock_slip = opponent_models_nb(view, params)
         carries = params[CARRY] > 0 and models.shape[0] > 1
         if carries:
