@@ -1,33 +1,19 @@
 """benchmarks/match_memory.py: a match's games with the opponent's style counts carried over, against the same games
 each started afresh (what ``oklasim agent --remember-opponents`` is worth)."""
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
+from benchmark_scripts import BENCHMARKS, load_benchmark
 
 from oklasim._kernels import layout as L
 from oklasim.game.rules import Rules
 from oklasim.strategies.registry import resolve
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def load_script():
-    sys.path.insert(0, str(BENCHMARKS))  # it imports its neighbours (common, panel) as the script run does
-    try:
-        spec = importlib.util.spec_from_file_location("match_memory", BENCHMARKS / "match_memory.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
 
 def test_a_remembered_game_starts_from_the_counts_the_last_one_ended_with():
-    script = load_script()
+    script = load_benchmark("match_memory")
     rules = Rules.preset("eaai")
     seats = [resolve("expert"), resolve("threshold:gin_only")]
     first_winner, after_first = script.play_game(rules, seats, 5, 0, None)

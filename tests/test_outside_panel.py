@@ -5,7 +5,6 @@ decisions, the benchmark prints its table, and the members held out from tuning 
 (The tuning panel of issue 35, ``tune_space.PANEL``, is tested in ``test_panel.py``.)
 """
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 
 from oklasim._kernels import layout as L
 from oklasim.game.rules import PRESETS, Rules
@@ -27,20 +27,7 @@ PANEL_DIR = BENCHMARKS / "panel"
 PATHS = [str(PANEL_DIR)]
 
 
-def panel_script():
-    """``benchmarks/panel.py`` as a module (it imports ``common`` from its own folder)."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec = importlib.util.spec_from_file_location("outside_panel_script", BENCHMARKS / "panel.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # dataclasses look their module up there
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
-
-
-SCRIPT = panel_script()
+SCRIPT = load_benchmark("panel", "outside_panel_script")
 MEMBERS = SCRIPT.MEMBERS
 
 # -- (a) legal play everywhere ----------------------------------------------------------------------------------

@@ -208,30 +208,71 @@ def test_the_rulebook_mixture_crosses_three_timings_two_pickups_and_two_discard_
     assert (np.delete(S.RULEBOOK_TRAITS, S.M.CONTINUE_GREEDY) == np.delete(S.MC.TRAITS, S.M.CONTINUE_GREEDY)).all()
 
 
-def test_carry_keeps_each_hands_evidence_and_multiplies_the_next_hands_prior_by_it():
-    """remember_hand_nb keeps each model's log evidence over the best's (at least FLOOR; an empty block the others'
-    mean); at the next hand's first decision it joins the game's, which raises the prior to the power carry."""
+def test_carry_adds_each_window_of_new_turns_once_and_multiplies_the_next_hands_prior_by_it():
+    """remember_hand_nb adds each model's log evidence over the best's (at least FLOOR; an empty block the others'
+    mean) where the decision weighed only turns not counted yet (window 0: the whole hand, which replaces it); at the
+    next hand's first decision it joins the game's, which raises the prior to the power carry."""
     from oklasim.strategies.families import search as S
 
+    def hand(view):
+        return view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + 4] / S.LOG_SCALE
+
     view = np.zeros(L.V_SIZE, dtype=np.int64)
-    S.remember_hand_nb(view, np.array([0.5, 0.05, 0.0, -1.0]))
+    S.remember_hand_nb(view, np.array([0.5, 0.05, 0.0, -1.0]), 3, 3)  # turns 1 to 3
     logs = np.array([0.0, np.log(0.1), S.FLOOR])
     logs = np.append(logs, logs.mean())
-    hand = view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + 4] / S.LOG_SCALE
-    assert np.allclose(hand, logs, atol=1e-4) and not view[S.GAME_EVIDENCE : S.HAND_EVIDENCE].any()
-    S.remember_hand_nb(view, np.full(4, -1.0))  # a decision not searched: nothing learnt
-    assert np.allclose(view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + 4] / S.LOG_SCALE, logs, atol=1e-4)
+    assert np.allclose(hand(view), logs, atol=1e-4) and not view[S.GAME_EVIDENCE : S.HAND_EVIDENCE].any()
+    assert view[S.COUNTED_TURNS] == 3
+    S.remember_hand_nb(view, np.full(4, -1.0), 6, 3)  # a decision not searched: nothing learnt
+    S.remember_hand_nb(view, np.array([0.2, 0.2, 0.2, 0.2]), -1, 3)  # no log: nothing learnt
+    S.remember_hand_nb(view, np.array([0.01, 0.2, 0.2, 0.1]), 5, 3)  # turns 3 to 5: turn 3 counted already
+    assert np.allclose(hand(view), logs, atol=1e-4) and view[S.COUNTED_TURNS] == 3
+    later = np.log(np.array([0.01, 0.2, 0.2, 0.1]) / 0.2)
+    S.remember_hand_nb(view, np.array([0.01, 0.2, 0.2, 0.1]), 6, 3)  # turns 4 to 6, all new
+    assert np.allclose(hand(view), logs + later, atol=1e-3) and view[S.COUNTED_TURNS] == 6
     prior = np.array([0.25, 0.25, 0.25, 0.25])
-    carried = S.carried_prior_nb(view, prior, 0.5)  # the hand's first decision: the last hand joins the game's
-    assert np.allclose(carried, prior * np.exp(0.5 * logs), rtol=1e-3)
+    carried = S.carried_prior_nb(view, prior, 0.5, -1)  # the hand's first decision: the last hand joins the game's
+    both = logs + later
+    assert np.allclose(carried / carried.max(), np.exp(0.5 * (both - both.max())), rtol=1e-3)
     assert not view[S.HAND_EVIDENCE : S.HAND_EVIDENCE + S.MAX_MODELS].any() and view[S.HAND_FOLDED] == 1
-    S.remember_hand_nb(view, np.array([0.01, 0.2, 0.2, 0.1]))
-    again = S.carried_prior_nb(view, prior, 1.0)  # later in the same hand: nothing folded twice
-    assert np.allclose(again / again.max(), np.exp(logs - logs.max()), rtol=1e-3)
-    view[S.HAND_FOLDED] = 0  # the next deal
-    games = S.carried_prior_nb(view, prior, 1.0)
-    both = logs + np.log(np.array([0.01, 0.2, 0.2, 0.1]) / 0.2)
-    assert np.allclose(games / games.max(), np.exp(both - both.max()), rtol=1e-3)
+    view[S.COUNTED_TURNS] = 0  # the next deal (the deal zeroes the hand's memory)
+    S.remember_hand_nb(view, np.array([0.01, 0.2, 0.2, 0.1]), 2, 0)  # window 0: the whole hand, replaced each time
+    S.remember_hand_nb(view, np.array([0.2, 0.02, 0.2, 0.2]), 3, 0)
+    assert np.allclose(hand(view), np.log(np.array([1, 0.1, 1, 1])), atol=1e-4)
+    again = S.carried_prior_nb(view, prior, 1.0, -1)  # later in the same hand: nothing folded twice
+    assert np.allclose(again / again.max(), np.exp(both - both.max()), rtol=1e-3)
+
+
+def test_with_fit_timing_the_grid_carries_its_habits_evidence_and_the_showdowns_weigh_the_timings():
+    """habit_evidence_nb gives each of the grid's rows the log of its habit's mean likelihood over the timings
+    (model 5's expert row, before the grid, untouched); timing_chances_nb weighs the timings by the game's showings,
+    each against a timing by timing_slip, from holding_prior's chances."""
+    from oklasim._kernels import engine_nb as E
+    from oklasim.strategies.families import search as S
+
+    rng = np.random.default_rng(5)
+    logs = np.concatenate(([-0.5], rng.uniform(-7, 0, S.RULEBOOK_MODELS)))
+    carried = logs.copy()
+    S.habit_evidence_nb(carried, 1)
+    grid = logs[1:].reshape(S.N_TIMINGS, S.RULES_PER_TIMING)
+    habits = np.log(np.exp(grid).mean(axis=0))
+    assert carried[0] == logs[0] and np.allclose(carried[1:], np.tile(habits, S.N_TIMINGS))
+    assert S.TIMING_SHOWN.tolist() == [[L.SHOWN_MAX_DRAWS, 10], [3, 4], [0, 0]]
+
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
+    params = resolve("search(model=4,fit_timing=1,holding_prior=0.4,timing_slip=0.1)").vector()
+    base = np.array([0.6, 1.0, 0.4])
+    assert np.allclose(S.timing_chances_nb(view, params), base)  # no showdown yet: the prior
+    slot = L.V_STYLE + L.STYLE_FIELDS
+    E.show_nb(view.reshape(1, -1), slot, 6, 7, 1)  # a knock at 6 draws with 7: only whenever-legal knocks it
+    E.show_nb(view.reshape(1, -1), slot, 2, 9, 1)  # at 2 draws with 9: timings 0 and 1
+    likelihood = np.array([0.9 * 0.9, 0.1 * 0.9, 0.1 * 0.1])
+    chances = S.timing_chances_nb(view, params)
+    assert np.allclose(chances / chances.sum(), base * likelihood / (base * likelihood).sum())
+    view[slot + L.STYLE_KNOCKS] = 2  # (as a showdown counts them)
+    unfitted = S.timing_chances_nb(view, resolve("search(model=4,holding_prior=0.4)").vector())
+    assert np.allclose(unfitted[[0, 2]], [1 - 0.4 * 2 / 4, 0.4 * 2 / 4])  # the holding chance: 2 knocks, weight 2
 
 
 def test_with_carry_the_game_weighs_the_rulebook_models_by_the_opponents_play_and_replays_from_its_seed():

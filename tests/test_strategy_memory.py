@@ -29,7 +29,7 @@ def used(family: Family, area: str = "memory") -> set[int]:
 
 def test_a_family_s_slots_follow_those_it_hands_decisions_to():
     mc, expert, search = SHIPPED["mc"], SHIPPED["expert"], SHIPPED["search"]
-    assert slots(expert) == set(range(6)) and slots(mc) == {6, 7} and slots(search) == {8}
+    assert slots(expert) == set(range(6)) and slots(mc) == {6, 7} and slots(search) == {8, 9}
     assert slots(search, "game_memory") == set(range(26)) and not used(mc, "game_memory")
     assert [f.name for f in search.composition()] == ["search", "mc", "simple", "greedy", "expert"]
     for family in SHIPPED.values():

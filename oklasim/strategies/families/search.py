@@ -80,12 +80,22 @@ With ``carry`` above 0, models 3 to 5 learn across the hands of a game
 (and, for a seat that meets the same opponents game after game, across
 games: ``SeatView(remember_opponents=True)``): each hand's searched
 decisions leave each model's evidence (the mean weight of its worlds: the
-likelihood of the opponent's play under it, over the best model's, a hand
-moving it by a factor of about 1,000 at most), kept in the game memory,
-and each later hand's prior chances are multiplied by the game's evidence
-to the power ``carry`` (1: the posterior over the game; smaller: tempered,
+likelihood of the opponent's play under it, over the best model's, each
+searched window of turns moving it by a factor of about 1,000 at most;
+each of the opponent's turns counted once, by the first decision whose
+window holds only turns not counted yet), kept in the game memory, and
+each later hand's prior chances are multiplied by the game's evidence to
+the power ``carry`` (1: the posterior over the game; smaller: tempered,
 the opponent being none of the models). The worlds are then split by
 those chances too.
+With ``fit_timing=1`` (models 4 and 5), the timings' chances come from the
+game's showdowns instead: each knock short of gin and each hand held that
+a showdown showed (its own draws and deadwood) weighs each timing by its
+likelihood under it (a swerve ``timing_slip``), from the chances above
+with ``holding_prior`` as the chance of holding; with ``carry``, the grid
+then carries only the evidence of its pickup and discard habits (each
+habit's likelihood averaged over the timings): the knocks a hand's worlds
+see declined tell the timing worse than the showdowns.
 ``model=0`` models the opponent as ``expert`` throughout.
 
 The advisor's calibration of the history model (the window, the played
@@ -100,7 +110,7 @@ from numba import njit
 
 from oklasim._kernels import mc_nb as M
 from oklasim._kernels.advise_latest_nb import DEFAULT_SLIP
-from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW
+from oklasim._kernels.advise_log_nb import DEFAULT_PLAYED_DRAWS, DEFAULT_WINDOW, opponent_turns_nb
 from oklasim._kernels.linking import decide_function
 from oklasim.strategies.registry import family_module, history_traits
 from oklasim.strategy_api import (
@@ -110,8 +120,10 @@ from oklasim.strategy_api import (
     Param,
     cache_depends_on,
     decide_kernel,
+    knock_timing_log_likelihood_nb,
     opponents_holding_nb,
     opponents_knock_timing_nb,
+    opponents_showings_nb,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -120,7 +132,8 @@ MC = family_module(HERE / "mc.py")
 TIMINGS = ({"early_draws": 99}, {"early_draws": 3, "late_threshold": 4}, {"early_draws": 0, "gin_after_draws": 0})
 PICKUPS = ({"take_gain": 99}, {"take_gain": 1})
 DISCARD_HABITS = ({"slack": 0, "safety_weight": 0}, {"slack": 4, "value_weight": 0.5, "safety_weight": 2})
-RULEBOOK_MODELS = len(TIMINGS) * len(PICKUPS) * len(DISCARD_HABITS)
+N_TIMINGS = len(TIMINGS)
+RULEBOOK_MODELS = N_TIMINGS * len(PICKUPS) * len(DISCARD_HABITS)
 MAX_MODELS = 1 + RULEBOOK_MODELS  # the largest mixture: model 5's (model 3 has four)
 
 FAMILY = Family(
@@ -172,22 +185,27 @@ FAMILY = Family(
                                         "danger or gin weights) rather than with them", integer=False),
         Param("expert_share", 0.5, 0, 1, "model 5: the prior chance the opponent plays as expert rather than as one "
                                          "of the rulebook players", integer=False),
+        Param("fit_timing", 0, 0, 1, "models 4 and 5: 1 = the timings' chances from the likelihood of each showdown's "
+                                     "knock or held hand under each (a swerve timing_slip), from a prior of "
+                                     "holding_prior; 0 = from the showdowns' chance of holding alone"),
         Param("carry", 0, 0, 1, "models 3 to 5: how much the opponent's play in the game's earlier hands moves the "
                                 "models' chances (1: the posterior carried whole from hand to hand; 0: each hand "
                                 "starts from the prior)", integer=False),
     ),
     presets={"search_fast": {"samples": 512}},
     delegates=(MC.FAMILY,),  # it decides through mc's kernel, on its view
-    memory=1,  # 1 once this hand's first decision has carried the last hand's evidence into the game's
+    memory=2,  # 1 once this hand's first decision has carried the last hand's evidence into the game's; the
+    # opponent's turns this hand's evidence covers
     game_memory=2 * MAX_MODELS,  # per model: the log evidence of the game's earlier hands, and of this hand so far
 )
 
 (SAMPLES, DISCARDS, DRAWS, KNOCKER_BELOW, HOLDING_PRIOR, HOLDING_WEIGHT, WINDOW, PLAYED_DRAWS, ROULETTE, MARGIN,
  MODEL, TIMING_SWITCH, TIMING_THRESHOLD, TIMING_WEIGHT, TIMING_SLIP, SLIP, KNOCKER_HOLDS,
- KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE, EXPERT_SHARE, CARRY) = FAMILY.indexes(
+ KNOCK_MARGIN, MIN_EFFECTIVE_WORLDS, PLAIN_SHARE, EXPERT_SHARE, FIT_TIMING, CARRY) = FAMILY.indexes(
     "samples", "discards", "draws", "knocker_below", "holding_prior", "holding_weight", "window", "played_draws",
     "roulette", "margin", "model", "timing_switch", "timing_threshold", "timing_weight", "timing_slip",
-    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share", "expert_share", "carry")
+    "slip", "knocker_holds", "knock_margin", "min_effective_worlds", "plain_share", "expert_share", "fit_timing",
+    "carry")
 MODEL_EXPERT, MODEL_STYLE, MODEL_TIMING, MODEL_MIXTURE, MODEL_RULEBOOK, MODEL_BESIDE = 0, 1, 2, 3, 4, 5
 
 X = MC.EXPERT_MODULE
@@ -216,6 +234,17 @@ for row, habits in zip(RULEBOOK_GRID, itertools.product(TIMINGS, PICKUPS, DISCAR
     for values in habits:
         row[list(RULEBOOK.FAMILY.indexes(*values))] = list(values.values())
 RULES_PER_TIMING = len(PICKUPS) * len(DISCARD_HABITS)
+
+
+def showdown_timing(values):
+    """A rulebook knock timing as the showdowns read one (``opponents_knock_timing_nb``'s): the own draws up to which
+    it knocks whenever legal, and the most deadwood it knocks with after them."""
+    played = dict(zip((p.name for p in RULEBOOK.FAMILY.params), RULEBOOK.FAMILY.defaults()), **values)
+    threshold = 0 if played["gin_after_draws"] == 0 else played["late_threshold"]
+    return min(played["early_draws"], SHOWN_MAX_DRAWS), threshold
+
+
+TIMING_SHOWN = np.array([showdown_timing(values) for values in TIMINGS], dtype=np.int64)
 # model 5's players: expert, then the grid's (each row padded to the longer); by the code of the function playing it.
 BESIDE = np.zeros((MAX_MODELS, max(len(MC.EXPERT_PARAMS), RULEBOOK_GRID.shape[1])))
 BESIDE[0, : len(MC.EXPERT_PARAMS)] = MC.EXPERT_PARAMS
@@ -234,6 +263,7 @@ RULEBOOK_TRAITS[M.CONTINUE_GREEDY] = history_traits(RULEBOOK.FAMILY)
 GAME_EVIDENCE = FAMILY.game_memory_start
 HAND_EVIDENCE = GAME_EVIDENCE + MAX_MODELS
 HAND_FOLDED = FAMILY.memory_start
+COUNTED_TURNS = HAND_FOLDED + 1
 LOG_SCALE = 10_000
 FLOOR = -7.0
 
@@ -250,14 +280,29 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
             prior = np.array([holding * full, (1 - holding) * full, holding * plain, (1 - holding) * plain])
             return MIXTURE, EXPERT_CODES, prior, params[SLIP]
         if params[MODEL] == MODEL_RULEBOOK or params[MODEL] == MODEL_BESIDE:
-            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
-            rules = np.repeat(np.array([1 - holding, 1.0, holding]), RULES_PER_TIMING)
+            rules = np.repeat(timing_chances_nb(view, params), RULES_PER_TIMING)
             if params[MODEL] == MODEL_RULEBOOK:
                 return RULEBOOK_GRID, RULEBOOK_CODES, rules, params[SLIP]
             prior = np.concatenate((np.full(1, params[EXPERT_SHARE]), (1 - params[EXPERT_SHARE]) * rules / rules.sum()))
             return BESIDE, BESIDE_CODES, prior, params[SLIP]
         opponent, knock_slip = opponent_model_nb(view, params)
         return opponent.reshape(1, -1), EXPERT_CODES[:1], np.ones(1), knock_slip
+
+    @njit(cache=True)
+    def timing_chances_nb(view, params):
+        """The prior chances of model 4's knock timings (whenever legal; early, then up to 4; only gin): half of one
+        minus the showdowns' chance of holding, a half, half that chance; with fit_timing, from those chances
+        before any showdown, times the likelihood of the game's showings under each timing."""
+        if params[FIT_TIMING] == 0:
+            holding = opponents_holding_nb(view, params[HOLDING_PRIOR], params[HOLDING_WEIGHT])
+            return np.array([1 - holding, 1.0, holding])
+        holding = params[HOLDING_PRIOR]
+        logs = np.zeros(TIMING_SHOWN.shape[0])
+        keep, swerve = np.log(1.0 - params[TIMING_SLIP]), np.log(params[TIMING_SLIP])
+        for showing in opponents_showings_nb(view):
+            for t in range(TIMING_SHOWN.shape[0]):
+                logs[t] += knock_timing_log_likelihood_nb(TIMING_SHOWN[t, 0], TIMING_SHOWN[t, 1], showing, keep, swerve)
+        return np.array([1 - holding, 1.0, holding]) * np.exp(logs - logs.max())
 
     @njit(cache=True)
     def opponent_model_nb(view, params):
@@ -276,25 +321,48 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         return MC.EXPERT_PARAMS, params[SLIP]
 
     @njit(cache=True)
-    def carried_prior_nb(view, prior, carry):
+    def carried_prior_nb(view, prior, carry, grid_from):
         """The models' prior chances times their evidence from the game's earlier hands to the power ``carry``; at
-        the hand's first decision, the last hand's evidence first joins the game's."""
+        the hand's first decision, the last hand's evidence first joins the game's. With ``grid_from`` at 0 or
+        above, the rulebook grid's rows from there on carry their habits' evidence alone (``habit_evidence_nb``):
+        their knock timings are the showdowns' to weigh (fit_timing)."""
         if view[HAND_FOLDED] == 0:
             for k in range(MAX_MODELS):
                 view[GAME_EVIDENCE + k] += view[HAND_EVIDENCE + k]
                 view[HAND_EVIDENCE + k] = 0
             view[HAND_FOLDED] = 1
-        logs = view[GAME_EVIDENCE : GAME_EVIDENCE + prior.shape[0]] / LOG_SCALE * carry
+        logs = view[GAME_EVIDENCE : GAME_EVIDENCE + prior.shape[0]] / LOG_SCALE
+        if grid_from >= 0:
+            habit_evidence_nb(logs, grid_from)
+        logs *= carry
         return prior * np.exp(logs - logs.max())
 
     @njit(cache=True)
-    def remember_hand_nb(view, evidence):
-        """Keep this hand's evidence as the latest searched decision weighed it (``mc_decide_nb``'s
-        ``model_evidence``; below 0: not weighed): each model's log over the best's, at least FLOOR; a model whose
-        block was empty gets the others' mean."""
+    def habit_evidence_nb(logs, first):
+        """Replace the log evidence of the grid's rows (``logs[first:]``, timing first) by that of their pickup and
+        discard habits, the log of its likelihood's mean over the timings: the few knocks a hand's worlds see the
+        opponent decline tell its timing worse than the showdowns do (a game against each grid player: the timing
+        right 35 times in 40 by the showdowns, 27 with the hands' evidence too)."""
+        top = logs[first : first + RULEBOOK_MODELS].max()
+        for habit in range(RULES_PER_TIMING):
+            mean = 0.0
+            for timing in range(N_TIMINGS):
+                mean += np.exp(logs[first + timing * RULES_PER_TIMING + habit] - top) / N_TIMINGS
+            for timing in range(N_TIMINGS):
+                logs[first + timing * RULES_PER_TIMING + habit] = top + np.log(mean)
+
+    @njit(cache=True)
+    def remember_hand_nb(view, evidence, turns, window):
+        """Add a searched decision's evidence (``mc_decide_nb``'s ``model_evidence``; below 0: not weighed) to this
+        hand's where it weighed only turns no earlier decision's evidence covered, so that each of the opponent's
+        turns counts once: ``turns``, the opponent's turns of the hand so far, of which the decision weighed the
+        latest ``window`` (0: all of them, its evidence then the hand's whole). Each model's log over the best's, at
+        least FLOOR; a model whose block was empty gets the others' mean."""
         best = evidence.max()
-        if best <= 0:  # not searched, or no world explains the opponent's play: nothing learnt
+        if best <= 0 or turns < 0:  # not searched, no world explains the opponent's play, or no log: nothing learnt
             return
+        if window > 0 and turns - view[COUNTED_TURNS] < window:
+            return  # some of its turns are already counted: wait for a window of new ones
         logs = np.zeros(evidence.shape[0])
         known = 0
         for k in range(evidence.shape[0]):
@@ -303,7 +371,9 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                 known += 1
         mean = logs.sum() / known
         for k in range(evidence.shape[0]):
-            view[HAND_EVIDENCE + k] = round((logs[k] if evidence[k] >= 0 else mean) * LOG_SCALE)
+            log = round((logs[k] if evidence[k] >= 0 else mean) * LOG_SCALE)
+            view[HAND_EVIDENCE + k] = log if window == 0 else view[HAND_EVIDENCE + k] + log
+        view[COUNTED_TURNS] = turns
 
     @njit(cache=True)
     def in_greedys_place_nb(by_rulebook):
@@ -317,7 +387,8 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
         models, codes, prior, knock_slip = opponent_models_nb(view, params)
         carries = params[CARRY] > 0 and models.shape[0] > 1
         if carries:
-            prior = carried_prior_nb(view, prior, params[CARRY])
+            grid_from = -1 if not (by_rulebook and params[FIT_TIMING]) else models.shape[0] - RULEBOOK_MODELS
+            prior = carried_prior_nb(view, prior, params[CARRY], grid_from)
         traits = RULEBOOK_TRAITS if by_rulebook else MC.TRAITS
         evidence = np.full(models.shape[0], -1.0)
         answer = M.mc_decide_nb(kind, view, as_mc, MC.SIMPLE(), in_greedys_place_nb(by_rulebook), MC.EXPERT(),
@@ -325,5 +396,5 @@ with cache_depends_on(MC.SIMPLE_FILE, MC.GREEDY_FILE, MC.EXPERT_FILE, HERE / "mc
                                 (params[MARGIN], params[KNOCK_MARGIN]), (params[SLIP], knock_slip),
                                 params[MIN_EFFECTIVE_WORLDS], evidence)
         if carries:
-            remember_hand_nb(view, evidence)
+            remember_hand_nb(view, evidence, opponent_turns_nb(view), params[WINDOW])
         return answer
