@@ -259,14 +259,15 @@ def test_with_fit_timing_the_grid_carries_its_habits_evidence_and_the_showdowns_
     assert carried[0] == logs[0] and np.allclose(carried[1:], np.tile(habits, S.N_TIMINGS))
     assert S.TIMING_SHOWN.tolist() == [[L.SHOWN_MAX_DRAWS, 10], [3, 4], [0, 0]]
 
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    board = np.zeros((L.BOARD_ROWS, L.V_SIZE), dtype=np.int64)  # show_nb publishes to every seat's row
+    view = board[0]
     view[L.V_PLAYERS], view[L.V_SEAT] = 2, 0
     params = resolve("search(model=4,fit_timing=1,holding_prior=0.4,timing_slip=0.1)").vector()
     base = np.array([0.6, 1.0, 0.4])
     assert np.allclose(S.timing_chances_nb(view, params), base)  # no showdown yet: the prior
     slot = L.V_STYLE + L.STYLE_FIELDS
-    E.show_nb(view.reshape(1, -1), slot, 6, 7, 1)  # a knock at 6 draws with 7: only whenever-legal knocks it
-    E.show_nb(view.reshape(1, -1), slot, 2, 9, 1)  # at 2 draws with 9: timings 0 and 1
+    E.show_nb(board, slot, 6, 7, 1)  # a knock at 6 draws with 7: only whenever-legal knocks it
+    E.show_nb(board, slot, 2, 9, 1)  # at 2 draws with 9: timings 0 and 1
     likelihood = np.array([0.9 * 0.9, 0.1 * 0.9, 0.1 * 0.1])
     chances = S.timing_chances_nb(view, params)
     assert np.allclose(chances / chances.sum(), base * likelihood / (base * likelihood).sum())

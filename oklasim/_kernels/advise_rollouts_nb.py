@@ -133,6 +133,7 @@ F_KNOCK = 0
 F_DISCARD = 1
 F_ARRANGE = 2
 F_TAKE = 3
+N_FORCED = 4
 
 
 @lazy_njit(DECIDE_SIGNATURE)
@@ -307,7 +308,10 @@ def run_worlds_nb(strategies, question, sampling, batch, outputs):
         return E_BAD_VIEW
     cont = seat_tuple_nb(me, strategies.me_fn, strategies.opp_fn)
     forced = seat_tuple_nb(me, strategies.forced_fn, strategies.opp_fn)
-    forced_params = params.copy()
+    # the deciding seat's row holds the forced answers: as wide as they are, whatever the families playing (greedy
+    # has no parameters), the other rows padded with zeros as parameter_matrix pads them
+    forced_params = np.zeros((params.shape[0], max(params.shape[1], N_FORCED)))
+    forced_params[:, : params.shape[1]] = params
     record = np.zeros(N_HAND_FIELDS, dtype=np.int64)
     scores = np.zeros(MAX_SEATS, dtype=np.int64)
     hand_out = np.zeros((MAX_HANDS_PER_GAME if game_mode else 0, N_HAND_FIELDS), dtype=np.int64)
