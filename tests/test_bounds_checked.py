@@ -1,9 +1,10 @@
 """The tests that call kernels directly, run again with numba's bounds checking on.
 
 The kernels run unchecked for speed: an index past an array there reads or writes whatever lies beyond it, and a
-write into the heap may show only much later, if at all (a test's board one row short, or the advisor writing its
-forced answers past a parameter matrix with no columns, crashed LLVM at the interpreter's exit, after every test had
-passed). Checked, the same index raises IndexError in the test that made it. The checked kernels are cached apart
+write into the heap may show only much later, if at all (a test's board one row short crashed LLVM at the
+interpreter's exit, after every test had passed; the advisor wrote its forced answers past a parameter matrix with
+no columns, run after run, with nothing to show for it). Checked, the same index raises IndexError in the test that
+made it. The checked kernels are cached apart
 (``boundscheck/`` under the cache root): numba does not key its cache on the check.
 """
 
